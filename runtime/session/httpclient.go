@@ -1,0 +1,82 @@
+package session
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// sharedTransport is the HTTP transport of every session without its own
+// client. Go's default keeps only two idle connections per host, which
+// serializes concurrent calls to one server behind new TCP handshakes.
+var sharedTransport = sync.OnceValue(func() *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   10 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          512,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+})
+
+// headerRoundTripper adds static headers to every request and remembers the
+// status of the first POST, which tells whether an "http" server is really a
+// legacy SSE server.
+type headerRoundTripper struct {
+	base    http.RoundTripper
+	headers map[string]string
+
+	mu        sync.Mutex
+	firstPost int // status of the first POST answered, 0 before
+}
+
+func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.headers {
+			if req.Header.Get(k) == "" {
+				req.Header.Set(k, v)
+			}
+		}
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost {
+		h.mu.Lock()
+		if h.firstPost == 0 {
+			h.firstPost = resp.StatusCode
+		}
+		h.mu.Unlock()
+	}
+	return resp, err
+}
+
+// legacyServer reports whether the first POST was refused in the way a
+// 2024-11-05 HTTP+SSE server refuses it.
+func (h *headerRoundTripper) legacyServer() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.firstPost == http.StatusNotFound || h.firstPost == http.StatusMethodNotAllowed
+}
+
+// httpClientFor returns the client for a connection attempt, wrapping the
+// configured one (or the shared transport) with the static headers.
+func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
+	var base http.RoundTripper = sharedTransport()
+	var c http.Client
+	if o.HTTPClient != nil {
+		c = *o.HTTPClient
+		if c.Transport != nil {
+			base = c.Transport
+		}
+	}
+	h := &headerRoundTripper{base: base, headers: o.Headers}
+	c.Transport = h
+	return &c, h
+}

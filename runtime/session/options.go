@@ -1,0 +1,147 @@
+// Package session owns one MCP connection: a go-sdk client session over
+// Streamable HTTP, legacy HTTP+SSE or stdio, with the parts the SDK leaves to
+// its callers: static headers, a tuned HTTP transport, automatic fallback to
+// SSE, a remembered protocol version, a default timeout on every request,
+// full tools/list pagination with caps and a cycle guard, catalog refresh on
+// notifications/tools/list_changed, transparent re-initialization when the
+// server forgets the session, and stdio children in their own process group
+// with their stderr kept.
+//
+// A Session never reconnects after its transport is lost: it reports the loss
+// through [Session.Done] and [Session.Err], and the caller (the runtime's
+// server manager) decides when to connect again.
+package session
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Transport names accepted in [Options.Transport].
+const (
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+	TransportStdio = "stdio"
+)
+
+// Defaults applied when an [Options] field is zero.
+const (
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultMaxToolPages   = 100
+	DefaultMaxTools       = 50000
+	DefaultStderrBytes    = 64 << 10
+	DefaultShutdownGrace  = 2 * time.Second
+)
+
+// An ElicitationHandler answers elicitation requests from a server. serverID
+// names the server that asked. Return an error only when the request could not
+// be handled at all; a user who declines is a result with Action "decline".
+type ElicitationHandler func(ctx context.Context, serverID string, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
+
+// Options configures a [Session]. Only ID, Transport and either URL or Command
+// are required.
+type Options struct {
+	// ID is the server id; it names the server in every error.
+	ID string
+	// Transport is TransportHTTP, TransportSSE or TransportStdio.
+	Transport string
+
+	// URL is the MCP endpoint for HTTP transports.
+	URL string
+	// Headers are static HTTP headers sent with every request. They never
+	// replace a header the SDK or the OAuth handler already set.
+	Headers map[string]string
+	// HTTPClient is used for HTTP transports. Nil means a client on a shared
+	// transport tuned for many concurrent calls to one host.
+	HTTPClient *http.Client
+	// OAuthHandler, if set, authorizes HTTP requests.
+	OAuthHandler auth.OAuthHandler
+	// NoSSEFallback disables the retry over the legacy SSE transport when an
+	// http server answers the first POST with 404 or 405.
+	NoSSEFallback bool
+
+	// Command, Args, Env and Dir describe a stdio server. Env is added to the
+	// host's own environment.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Dir     string
+	// StderrBytes bounds the kept tail of a stdio server's stderr.
+	StderrBytes int
+	// ShutdownGrace is how long a stdio server may take to exit after its
+	// stdin closes, and again after SIGTERM, before its process group is
+	// killed.
+	ShutdownGrace time.Duration
+
+	// ProtocolVersion pins the protocol version offered in the handshake.
+	// Empty means the SDK's latest, falling back as the server requires.
+	ProtocolVersion string
+	// ConnectTimeout bounds the handshake and the first tools/list.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds every request unless the caller's context ends
+	// sooner. On expiry the request is cancelled with notifications/cancelled.
+	RequestTimeout time.Duration
+
+	// MaxToolPages and MaxTools cap a tools/list walk.
+	MaxToolPages int
+	MaxTools     int
+
+	// Elicit answers elicitation requests; nil declines them.
+	Elicit ElicitationHandler
+	// OnToolsChanged is called, on its own goroutine, with the new catalog
+	// after a list_changed notification was followed by a successful refresh,
+	// or with the error of a failed refresh (the old catalog is kept).
+	OnToolsChanged func(tools []*mcp.Tool, err error)
+	// OnProgress receives progress notifications from the server.
+	OnProgress func(params *mcp.ProgressNotificationParams)
+
+	// ClientInfo is sent in the handshake; nil means "mcp-host".
+	ClientInfo *mcp.Implementation
+	// Logger receives debug logs; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() Options {
+	c := *o
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.MaxToolPages <= 0 {
+		c.MaxToolPages = DefaultMaxToolPages
+	}
+	if c.MaxTools <= 0 {
+		c.MaxTools = DefaultMaxTools
+	}
+	if c.StderrBytes <= 0 {
+		c.StderrBytes = DefaultStderrBytes
+	}
+	if c.ShutdownGrace <= 0 {
+		c.ShutdownGrace = DefaultShutdownGrace
+	}
+	if c.ClientInfo == nil {
+		c.ClientInfo = &mcp.Implementation{Name: "mcp-host", Version: Version}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Transport == "" {
+		if c.Command != "" {
+			c.Transport = TransportStdio
+		} else {
+			c.Transport = TransportHTTP
+		}
+	}
+	return c
+}
+
+// Version is the mcp-host version reported to servers.
+var Version = "0.1.0"

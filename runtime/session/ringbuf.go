@@ -1,0 +1,42 @@
+package session
+
+import "sync"
+
+// ringBuffer keeps the last max bytes written to it. It is safe for
+// concurrent use.
+type ringBuffer struct {
+	mu      sync.Mutex
+	buf     []byte
+	max     int
+	dropped int64
+}
+
+func newRingBuffer(max int) *ringBuffer { return &ringBuffer{max: max} }
+
+// Write appends p, dropping the oldest bytes beyond the limit. It never fails.
+func (r *ringBuffer) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(p)
+	if n >= r.max {
+		r.dropped += int64(len(r.buf) + n - r.max)
+		r.buf = append(r.buf[:0], p[n-r.max:]...)
+		return n, nil
+	}
+	if over := len(r.buf) + n - r.max; over > 0 {
+		r.dropped += int64(over)
+		r.buf = append(r.buf[:0], r.buf[over:]...)
+	}
+	r.buf = append(r.buf, p...)
+	return n, nil
+}
+
+// String returns the kept tail, prefixed with a note when bytes were dropped.
+func (r *ringBuffer) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dropped == 0 {
+		return string(r.buf)
+	}
+	return "[… earlier output dropped …]\n" + string(r.buf)
+}

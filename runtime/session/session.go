@@ -1,0 +1,450 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Info describes an established connection.
+type Info struct {
+	// Transport is the transport in use; it is TransportSSE after a fallback.
+	Transport string
+	// FellBackToSSE reports that an http server was reached over the legacy
+	// SSE transport because it refused the Streamable HTTP POST.
+	FellBackToSSE bool
+	// ProtocolVersion is the negotiated protocol version.
+	ProtocolVersion string
+	// ServerName and ServerVersion come from the server's handshake answer.
+	ServerName    string
+	ServerVersion string
+	// Instructions are the server's usage instructions, if any.
+	Instructions string
+	// Capabilities are the server's declared capabilities.
+	Capabilities *mcp.ServerCapabilities
+	// SessionID is the Streamable HTTP session id, if the server keeps one.
+	SessionID string
+	// PID is a stdio server's process id.
+	PID int
+	// ConnectedAt is when the handshake completed.
+	ConnectedAt time.Time
+	// Reinitialized counts transparent re-initializations after the server
+	// forgot the session.
+	Reinitialized int
+}
+
+// ErrClosed is returned by calls on a session that was closed or lost.
+var ErrClosed = errors.New("session closed")
+
+// A Session is a live connection to one MCP server. Its methods are safe for
+// concurrent use.
+type Session struct {
+	opts   Options
+	client *mcp.Client
+
+	mu      sync.Mutex
+	cs      *mcp.ClientSession
+	proc    *stdioProcess
+	gen     int
+	info    Info
+	tools   []*mcp.Tool
+	closing bool
+	lostErr error
+	done    chan struct{}
+
+	reinitMu sync.Mutex
+
+	refreshMu    sync.Mutex
+	refreshing   bool
+	refreshAgain bool
+}
+
+// Connect connects to the server described by opts, completes the handshake
+// and lists its tools, all within opts.ConnectTimeout.
+func Connect(ctx context.Context, opts Options) (*Session, error) {
+	o := opts.withDefaults()
+	if err := validate(&o); err != nil {
+		return nil, err
+	}
+	s := &Session{opts: o, done: make(chan struct{})}
+	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
+		ElicitationHandler: s.elicit,
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			s.scheduleRefresh()
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if o.OnProgress != nil {
+				o.OnProgress(req.Params)
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
+	defer cancel()
+	cs, proc, info, err := s.dial(ctx, o.ProtocolVersion)
+	if err != nil {
+		return nil, s.connectErr(ctx, err)
+	}
+	tools, err := s.listTools(ctx, cs, info.Capabilities)
+	if err != nil {
+		_ = cs.Close()
+		return nil, s.connectErr(ctx, err)
+	}
+	s.cs, s.proc, s.info, s.tools = cs, proc, info, tools
+	go s.watch(cs, s.gen)
+	return s, nil
+}
+
+func validate(o *Options) error {
+	switch o.Transport {
+	case TransportHTTP, TransportSSE:
+		if o.URL == "" {
+			return fmt.Errorf("server %q: %s transport needs a url", o.ID, o.Transport)
+		}
+	case TransportStdio:
+		if o.Command == "" {
+			return fmt.Errorf("server %q: stdio transport needs a command", o.ID)
+		}
+	default:
+		return fmt.Errorf("server %q: unknown transport %q (want http, sse or stdio)", o.ID, o.Transport)
+	}
+	return nil
+}
+
+// connectErr names the server and, for stdio, adds what the process said.
+func (s *Session) connectErr(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("%w (connect timed out after %s)", err, s.opts.ConnectTimeout)
+	} else if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("connect timed out after %s: %w", s.opts.ConnectTimeout, err)
+	}
+	return fmt.Errorf("server %q: connect: %w", s.opts.ID, err)
+}
+
+// dial establishes one SDK session: process start or HTTP handshake,
+// including the SSE fallback.
+func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession, *stdioProcess, Info, error) {
+	o := &s.opts
+	info := Info{Transport: o.Transport}
+	var cs *mcp.ClientSession
+	var proc *stdioProcess
+	var err error
+	copts := &mcp.ClientSessionOptions{ProtocolVersion: version}
+	switch o.Transport {
+	case TransportStdio:
+		proc, err = startStdio(o)
+		if err != nil {
+			return nil, nil, info, err
+		}
+		cs, err = s.client.Connect(ctx, proc.transport(), copts)
+		if err != nil {
+			_ = proc.shutdown()
+			if tail := strings.TrimSpace(proc.stderr.String()); tail != "" {
+				err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
+			}
+			return nil, nil, info, err
+		}
+		info.PID = proc.pid()
+	case TransportHTTP:
+		hc, rt := httpClientFor(o)
+		cs, err = s.client.Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint:     o.URL,
+			HTTPClient:   hc,
+			OAuthHandler: o.OAuthHandler,
+			MaxRetries:   3,
+		}, copts)
+		if err != nil && !o.NoSSEFallback && rt.legacyServer() && ctx.Err() == nil {
+			s.opts.Logger.Debug("streamable HTTP refused; trying legacy SSE", "server", o.ID)
+			hc2, _ := httpClientFor(o)
+			cs2, err2 := s.client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: o.URL, HTTPClient: hc2}, copts)
+			if err2 != nil {
+				return nil, nil, info, fmt.Errorf("%w; legacy SSE fallback also failed: %v", err, err2)
+			}
+			cs, err = cs2, nil
+			info.Transport, info.FellBackToSSE = TransportSSE, true
+		}
+		if err != nil {
+			return nil, nil, info, err
+		}
+		info.SessionID = cs.ID()
+	case TransportSSE:
+		hc, _ := httpClientFor(o)
+		cs, err = s.client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: o.URL, HTTPClient: hc}, copts)
+		if err != nil {
+			return nil, nil, info, err
+		}
+	}
+	if res := cs.InitializeResult(); res != nil {
+		info.ProtocolVersion = res.ProtocolVersion
+		info.Capabilities = res.Capabilities
+		info.Instructions = res.Instructions
+		if res.ServerInfo != nil {
+			info.ServerName, info.ServerVersion = res.ServerInfo.Name, res.ServerInfo.Version
+		}
+	}
+	info.ConnectedAt = time.Now()
+	return cs, proc, info, nil
+}
+
+// watch waits for the SDK session to end and records why, unless it was
+// replaced or closed on purpose.
+func (s *Session) watch(cs *mcp.ClientSession, gen int) {
+	err := cs.Wait()
+	if errors.Is(err, mcp.ErrSessionMissing) {
+		// The server forgot the session while idle: re-initialize now rather
+		// than fail the next call.
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.ConnectTimeout)
+		rerr := s.reinit(ctx, gen)
+		cancel()
+		if rerr == nil {
+			return
+		}
+		err = rerr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || gen != s.gen || s.lostErr != nil {
+		return
+	}
+	if err == nil {
+		err = errors.New("server closed the connection")
+	}
+	if s.proc != nil {
+		if perr := s.proc.exitErr(); perr != nil {
+			err = perr
+		}
+		if tail := strings.TrimSpace(s.proc.stderr.String()); tail != "" {
+			err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
+		}
+	}
+	s.lostErr = fmt.Errorf("server %q: connection lost: %w", s.opts.ID, err)
+	close(s.done)
+	if s.proc != nil {
+		go s.proc.shutdown()
+	}
+}
+
+// reinit replaces the SDK session of generation gen with a fresh handshake,
+// remembering the negotiated version so no discovery round trip is repeated.
+func (s *Session) reinit(ctx context.Context, gen int) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	s.mu.Lock()
+	if s.gen != gen {
+		s.mu.Unlock()
+		return nil // another caller already did it
+	}
+	if s.closing || s.lostErr != nil {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	version, old := s.info.ProtocolVersion, s.cs
+	count := s.info.Reinitialized
+	s.mu.Unlock()
+
+	_ = old.Close() // no DELETE: the session is already gone
+	cs, proc, info, err := s.dial(ctx, version)
+	if err != nil {
+		return fmt.Errorf("re-initialize after the server lost the session: %w", err)
+	}
+	// Re-list so the SDK knows the tool definitions again (x-mcp-header
+	// bindings) and the catalog reflects the server's restart.
+	tools, err := s.listTools(ctx, cs, info.Capabilities)
+	if err != nil {
+		_ = cs.Close()
+		return fmt.Errorf("re-initialize: %w", err)
+	}
+	info.Reinitialized = count + 1
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		_ = cs.Close()
+		return ErrClosed
+	}
+	s.cs, s.proc, s.info, s.tools = cs, proc, info, tools
+	s.gen++
+	g := s.gen
+	s.mu.Unlock()
+	go s.watch(cs, g)
+	return nil
+}
+
+// current returns the live SDK session and its generation.
+func (s *Session) current() (*mcp.ClientSession, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lostErr != nil {
+		return nil, 0, s.lostErr
+	}
+	if s.closing {
+		return nil, 0, fmt.Errorf("server %q: %w", s.opts.ID, ErrClosed)
+	}
+	return s.cs, s.gen, nil
+}
+
+// do runs one request with the default timeout, re-initializing once if the
+// server lost the session.
+func (s *Session) do(ctx context.Context, method, target string, fn func(context.Context, *mcp.ClientSession) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
+	for attempt := 0; ; attempt++ {
+		cs, gen, err := s.current()
+		if err != nil {
+			return err
+		}
+		err = fn(ctx, cs)
+		if err == nil {
+			return nil
+		}
+		if attempt == 0 && errors.Is(err, mcp.ErrSessionMissing) {
+			if rerr := s.reinit(ctx, gen); rerr == nil {
+				continue
+			} else {
+				err = rerr
+			}
+		}
+		return s.requestErr(ctx, method, target, err)
+	}
+}
+
+// requestErr wraps a failed request with the server, the method and what
+// happened: a timeout, a cancellation, a lost connection or the server's error.
+func (s *Session) requestErr(ctx context.Context, method, target string, err error) error {
+	what := method
+	if target != "" {
+		what = fmt.Sprintf("%s %q", method, target)
+	}
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		return fmt.Errorf("server %q: %s: %w", s.opts.ID, what, err)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= 0 {
+			return fmt.Errorf("server %q: %s: timed out (request timeout %s): %w", s.opts.ID, what, s.opts.RequestTimeout, context.DeadlineExceeded)
+		}
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("server %q: %s: cancelled: %w", s.opts.ID, what, context.Canceled)
+	}
+	s.mu.Lock()
+	lost := s.lostErr
+	s.mu.Unlock()
+	if lost != nil {
+		return fmt.Errorf("%s failed: %w", what, lost)
+	}
+	return fmt.Errorf("server %q: %s: %w", s.opts.ID, what, err)
+}
+
+// CallTool calls a tool. args must marshal to a JSON object (a
+// json.RawMessage is passed through as is); nil sends {}.
+func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	var res *mcp.CallToolResult
+	err := s.do(ctx, "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
+		var err error
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return err
+	})
+	return res, err
+}
+
+// Ping checks that the server answers.
+func (s *Session) Ping(ctx context.Context) error {
+	return s.do(ctx, "ping", "", func(ctx context.Context, cs *mcp.ClientSession) error {
+		return cs.Ping(ctx, nil)
+	})
+}
+
+// ClientSession returns the current SDK session for requests this package
+// does not wrap (resources, prompts, custom methods). It may be replaced by a
+// re-initialization; do not keep it.
+func (s *Session) ClientSession() (*mcp.ClientSession, error) {
+	cs, _, err := s.current()
+	return cs, err
+}
+
+// Tools returns the current tool catalog. The slice and the tools are shared:
+// callers must not modify them.
+func (s *Session) Tools() []*mcp.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools
+}
+
+// Info returns what is known about the connection.
+func (s *Session) Info() Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info
+}
+
+// Stderr returns the kept tail of a stdio server's stderr ("" for HTTP).
+func (s *Session) Stderr() string {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil {
+		return ""
+	}
+	return p.stderr.String()
+}
+
+// Done is closed when the connection is lost (not when it is closed).
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err returns why the connection was lost, or nil.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lostErr
+}
+
+// Close ends the session: DELETE for an HTTP session, and for stdio closing
+// stdin, then SIGTERM and SIGKILL to the whole process group, in bounded time.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closing = true
+	cs, proc := s.cs, s.proc
+	s.mu.Unlock()
+	// Wait for a re-initialization in progress, then close what it made.
+	s.reinitMu.Lock()
+	s.mu.Lock()
+	cs, proc = s.cs, s.proc
+	s.mu.Unlock()
+	s.reinitMu.Unlock()
+	err := cs.Close()
+	if proc != nil {
+		if perr := proc.shutdown(); perr != nil {
+			err = perr
+		}
+	}
+	if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return fmt.Errorf("server %q: close: %w", s.opts.ID, err)
+	}
+	return nil
+}
+
+func (s *Session) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if s.opts.Elicit == nil {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	return s.opts.Elicit(ctx, s.opts.ID, req.Params)
+}
+
+// lastLines returns at most n trailing lines of text, joined by " | ".
+func lastLines(text string, n int) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+func isSessionMissing(err error) bool { return errors.Is(err, mcp.ErrSessionMissing) }
