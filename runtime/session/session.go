@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -342,6 +343,16 @@ func (s *Session) requestErr(ctx context.Context, method, target string, err err
 // CallTool calls a tool. args must marshal to a JSON object (a
 // json.RawMessage is passed through as is); nil sends {}.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	switch v := args.(type) {
+	case map[string]any:
+		if v == nil {
+			args = nil
+		}
+	case json.RawMessage:
+		if len(v) == 0 || string(v) == "null" {
+			args = nil
+		}
+	}
 	var res *mcp.CallToolResult
 	err := s.do(ctx, "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
