@@ -100,7 +100,7 @@ func (nopCloser) Close() error { return nil }
 type stdinCloser struct{ p *stdioProcess }
 
 func (s stdinCloser) Write(b []byte) (int, error) { return s.p.stdin.Write(b) }
-func (s stdinCloser) Close() error               { return s.p.shutdown() }
+func (s stdinCloser) Close() error                { return s.p.shutdown() }
 
 // shutdown closes stdin, waits for the leader to exit, then signals the whole
 // process group: SIGTERM after the grace period, SIGKILL after another. It
@@ -160,4 +160,3 @@ func (p *stdioProcess) exitErr() error {
 
 // pid returns the leader's process id.
 func (p *stdioProcess) pid() int { return p.cmd.Process.Pid }
-
