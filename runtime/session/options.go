@@ -107,6 +107,18 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// reservedHeaders are set by the transport or the OAuth handler; a static
+// header must not name them.
+var reservedHeaders = map[string]bool{
+	"Mcp-Protocol-Version": true,
+	"Mcp-Session-Id":       true,
+	"Last-Event-Id":        true,
+	"Content-Type":         true,
+	"Content-Length":       true,
+	"Accept":               true,
+	"Host":                 true,
+}
+
 func (o *Options) withDefaults() Options {
 	c := *o
 	if c.RequestTimeout <= 0 {

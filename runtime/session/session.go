@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -102,6 +103,11 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 }
 
 func validate(o *Options) error {
+	for k := range o.Headers {
+		if reservedHeaders[http.CanonicalHeaderKey(k)] {
+			return fmt.Errorf("server %q: header %q is set by the protocol and cannot be configured", o.ID, k)
+		}
+	}
 	switch o.Transport {
 	case TransportHTTP, TransportSSE:
 		if o.URL == "" {
@@ -161,8 +167,7 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 		}, copts)
 		if err != nil && !o.NoSSEFallback && rt.legacyServer() && ctx.Err() == nil {
 			s.opts.Logger.Debug("streamable HTTP refused; trying legacy SSE", "server", o.ID)
-			hc2, _ := httpClientFor(o)
-			cs2, err2 := s.client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: o.URL, HTTPClient: hc2}, copts)
+			cs2, err2 := s.connectSSE(ctx, copts)
 			if err2 != nil {
 				return nil, nil, info, fmt.Errorf("%w; legacy SSE fallback also failed: %v", err, err2)
 			}
@@ -174,8 +179,7 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 		}
 		info.SessionID = cs.ID()
 	case TransportSSE:
-		hc, _ := httpClientFor(o)
-		cs, err = s.client.Connect(ctx, &mcp.SSEClientTransport{Endpoint: o.URL, HTTPClient: hc}, copts)
+		cs, err = s.connectSSE(ctx, copts)
 		if err != nil {
 			return nil, nil, info, err
 		}
@@ -190,6 +194,29 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 	}
 	info.ConnectedAt = time.Now()
 	return cs, proc, info, nil
+}
+
+// connectSSE connects over the legacy transport. Its event stream lives as
+// long as the session, so it must not hang off the connect deadline; only
+// the handshake does.
+func (s *Session) connectSSE(ctx context.Context, copts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
+	hc, _ := httpClientFor(&s.opts)
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	cs, err := s.client.Connect(life, &mcp.SSEClientTransport{Endpoint: s.opts.URL, HTTPClient: hc}, copts)
+	if !stop() || err != nil {
+		cancel()
+		if err == nil {
+			_ = cs.Close()
+			err = ctx.Err()
+		}
+		return nil, err
+	}
+	go func() {
+		_ = cs.Wait()
+		cancel()
+	}()
+	return cs, nil
 }
 
 // watch waits for the SDK session to end and records why, unless it was
