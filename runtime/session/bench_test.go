@@ -1,0 +1,83 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/runtime/session"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchServer serves an echo tool and n filler tools over Streamable HTTP.
+func benchServer(b *testing.B, n int) string {
+	b.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{PageSize: 1000})
+	mcp.AddTool(server, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	schema := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"query"}}}`)
+	for i := range n {
+		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool_%05d", i), Description: "filler tool for catalog benchmarks", InputSchema: schema},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	}
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// BenchmarkCallTool compares one tools/call through a Session with a bare
+// go-sdk ClientSession.CallTool on the same server, in the same run.
+func BenchmarkCallTool(b *testing.B) {
+	url := benchServer(b, 0)
+	args := json.RawMessage(`{"text":"hello"}`)
+	b.Run("bare-go-sdk", func(b *testing.B) {
+		client := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("session", func(b *testing.B) {
+		s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: url})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		ctx := context.Background()
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.CallTool(ctx, "echo", args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkListTenThousandTools measures connecting to a server with 10,000
+// tools and holding its catalog.
+func BenchmarkListTenThousandTools(b *testing.B) {
+	url := benchServer(b, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: url})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(s.Tools()); n != 10001 {
+			b.Fatalf("tools = %d", n)
+		}
+		s.Close()
+	}
+}
