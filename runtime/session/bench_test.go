@@ -22,7 +22,9 @@ func benchServer(b *testing.B, n int) string {
 	schema := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"query"}}}`)
 	for i := range n {
 		server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool_%05d", i), Description: "filler tool for catalog benchmarks", InputSchema: schema},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	b.Cleanup(srv.Close)

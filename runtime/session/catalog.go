@@ -90,6 +90,14 @@ func (s *Session) RefreshTools(ctx context.Context) ([]*mcp.Tool, error) {
 // scheduleRefresh refreshes the catalog in the background, coalescing
 // notifications that arrive while a refresh runs into one more refresh.
 func (s *Session) scheduleRefresh() {
+	s.mu.Lock()
+	if s.cs == nil {
+		// Still connecting: Connect refreshes once it is done.
+		s.refreshPending = true
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
 	s.refreshMu.Lock()
 	if s.refreshing {
 		s.refreshAgain = true

@@ -62,6 +62,8 @@ type Session struct {
 
 	reinitMu sync.Mutex
 
+	refreshPending bool // a list_changed arrived during Connect
+
 	refreshMu    sync.Mutex
 	refreshing   bool
 	refreshAgain bool
@@ -97,8 +99,14 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		_ = cs.Close()
 		return nil, s.connectErr(ctx, err)
 	}
+	s.mu.Lock()
 	s.cs, s.proc, s.info, s.tools = cs, proc, info, tools
+	pending := s.refreshPending
+	s.mu.Unlock()
 	go s.watch(cs, s.gen)
+	if pending {
+		s.scheduleRefresh()
+	}
 	return s, nil
 }
 
@@ -449,12 +457,11 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closing = true
-	cs, proc := s.cs, s.proc
 	s.mu.Unlock()
 	// Wait for a re-initialization in progress, then close what it made.
 	s.reinitMu.Lock()
 	s.mu.Lock()
-	cs, proc = s.cs, s.proc
+	cs, proc := s.cs, s.proc
 	s.mu.Unlock()
 	s.reinitMu.Unlock()
 	err := cs.Close()
