@@ -1,0 +1,526 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// File is one configuration file: {"version": 1, "mcp": {"servers": {...}}}.
+type File struct {
+	Version int        `json:"version"`
+	MCP     MCPSection `json:"mcp"`
+}
+
+// MCPSection holds the servers of a [File], keyed by server id.
+type MCPSection struct {
+	Servers map[string]*ServerConfig `json:"servers"`
+}
+
+// ServerConfig is one server entry. The zero value of each field means its
+// default.
+type ServerConfig struct {
+	// Transport is "http" (Streamable HTTP), "sse" (legacy 2024-11-05) or
+	// "stdio". Empty means stdio when Command is set, else http.
+	Transport string `json:"transport,omitempty"`
+	// Enabled turns the server off when false; nil means on.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+
+	RequestTimeoutMS int    `json:"request_timeout_ms,omitempty"`
+	StartupTimeoutMS int    `json:"startup_timeout_ms,omitempty"`
+	ProtocolVersion  string `json:"protocol_version,omitempty"`
+
+	IncludeTools []string `json:"include_tools,omitempty"`
+	ExcludeTools []string `json:"exclude_tools,omitempty"`
+
+	OAuth *OAuthConfig `json:"oauth,omitempty"`
+	// Trust skips the confirm prompt for this server's tools. Only an
+	// explicit true in a config file turns it on.
+	Trust bool `json:"trust,omitempty"`
+}
+
+// OAuthConfig overrides and extends what OAuth discovery finds.
+type OAuthConfig struct {
+	ClientID          string `json:"client_id,omitempty"`
+	ClientSecret      string `json:"client_secret,omitempty"`
+	Scope             string `json:"scope,omitempty"`
+	AuthorizationURL  string `json:"authorization_url,omitempty"`
+	TokenURL          string `json:"token_url,omitempty"`
+	RegistrationURL   string `json:"registration_url,omitempty"`
+	RedirectURI       string `json:"redirect_uri,omitempty"`
+	CallbackPort      int    `json:"callback_port,omitempty"`
+	ClientMetadataURL string `json:"client_metadata_url,omitempty"`
+	// Resource overrides the RFC 8707 resource; a pointer to "" omits it.
+	Resource       *string `json:"resource,omitempty"`
+	DPoP           bool    `json:"dpop,omitempty"`
+	Grant          string  `json:"grant,omitempty"`
+	PrivateKeyFile string  `json:"private_key_file,omitempty"`
+	AssertionFile  string  `json:"assertion_file,omitempty"`
+}
+
+// Defaults for a [ServerConfig].
+const (
+	DefaultRequestTimeout      = 30 * time.Second
+	DefaultHTTPStartupTimeout  = 30 * time.Second
+	DefaultStdioStartupTimeout = 60 * time.Second // room for npx to fetch a package
+)
+
+var serverIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// ValidateServerID reports whether id is a valid server id:
+// ^[a-zA-Z0-9_-]{1,64}$.
+func ValidateServerID(id string) error {
+	if !serverIDPattern.MatchString(id) {
+		return fmt.Errorf("invalid server id %q: use 1-64 letters, digits, '_' or '-'", id)
+	}
+	return nil
+}
+
+// IsEnabled reports whether the server should run.
+func (c *ServerConfig) IsEnabled() bool { return c.Enabled == nil || *c.Enabled }
+
+// TransportName returns the transport, inferring it when unset.
+func (c *ServerConfig) TransportName() string {
+	switch {
+	case c.Transport != "":
+		return c.Transport
+	case c.Command != "":
+		return "stdio"
+	default:
+		return "http"
+	}
+}
+
+// RequestTimeout is the per-request timeout.
+func (c *ServerConfig) RequestTimeout() time.Duration {
+	if c.RequestTimeoutMS > 0 {
+		return time.Duration(c.RequestTimeoutMS) * time.Millisecond
+	}
+	return DefaultRequestTimeout
+}
+
+// StartupTimeout bounds connecting: process start, handshake, first
+// tools/list.
+func (c *ServerConfig) StartupTimeout() time.Duration {
+	if c.StartupTimeoutMS > 0 {
+		return time.Duration(c.StartupTimeoutMS) * time.Millisecond
+	}
+	if c.TransportName() == "stdio" {
+		return DefaultStdioStartupTimeout
+	}
+	return DefaultHTTPStartupTimeout
+}
+
+// ToolAllowed applies include_tools (empty means all) and then
+// exclude_tools, which wins.
+func (c *ServerConfig) ToolAllowed(name string) bool {
+	if len(c.IncludeTools) > 0 && !matchAny(c.IncludeTools, name) {
+		return false
+	}
+	return !matchAny(c.ExcludeTools, name)
+}
+
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// FieldError is a problem with one field of one server entry.
+type FieldError struct {
+	Field   string
+	Problem string
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field, e.Problem) }
+
+// Validate checks the entry on its own (before ${VAR} expansion).
+func (c *ServerConfig) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)}
+	}
+	switch t := c.TransportName(); t {
+	case "http", "sse":
+		if c.URL == "" {
+			return bad("url", "required for transport %q", t)
+		}
+		if !strings.Contains(c.URL, "${") {
+			u, err := url.Parse(c.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return bad("url", "must be an absolute http(s) URL, got %q", c.URL)
+			}
+		}
+		if c.Command != "" {
+			return bad("command", "not used by transport %q (did you mean transport \"stdio\"?)", t)
+		}
+	case "stdio":
+		if c.Command == "" {
+			return bad("command", "required for transport \"stdio\"")
+		}
+		if c.URL != "" {
+			return bad("url", "not used by transport \"stdio\"")
+		}
+	default:
+		return bad("transport", "must be http, sse or stdio, got %q", t)
+	}
+	for k := range c.Headers {
+		if k == "" || strings.ContainsAny(k, " :\r\n\t") {
+			return bad("headers", "invalid header name %q", k)
+		}
+	}
+	if c.RequestTimeoutMS < 0 {
+		return bad("request_timeout_ms", "must not be negative")
+	}
+	if c.StartupTimeoutMS < 0 {
+		return bad("startup_timeout_ms", "must not be negative")
+	}
+	for field, globs := range map[string][]string{"include_tools": c.IncludeTools, "exclude_tools": c.ExcludeTools} {
+		for _, g := range globs {
+			if _, err := path.Match(g, ""); err != nil {
+				return bad(field, "bad glob %q: %v", g, err)
+			}
+		}
+	}
+	if o := c.OAuth; o != nil {
+		switch o.Grant {
+		case "", "authorization_code", "client_credentials", "jwt_bearer", "enterprise":
+		default:
+			return bad("oauth.grant", "must be authorization_code, client_credentials, jwt_bearer or enterprise, got %q", o.Grant)
+		}
+		if o.CallbackPort < 0 || o.CallbackPort > 65535 {
+			return bad("oauth.callback_port", "must be a port number, got %d", o.CallbackPort)
+		}
+		for field, v := range map[string]string{"oauth.authorization_url": o.AuthorizationURL, "oauth.token_url": o.TokenURL, "oauth.registration_url": o.RegistrationURL, "oauth.redirect_uri": o.RedirectURI, "oauth.client_metadata_url": o.ClientMetadataURL} {
+			if v == "" {
+				continue
+			}
+			if u, err := url.Parse(v); err != nil || u.Scheme == "" || u.Host == "" {
+				return bad(field, "must be an absolute URL, got %q", v)
+			}
+		}
+	}
+	return nil
+}
+
+// Expand returns a copy with ${VAR} replaced in url, headers, args, env and
+// cwd, looking variables up with lookup (nil means os.LookupEnv). "$${"
+// stands for a literal "${". An unset variable is an error naming the field.
+func (c ServerConfig) Expand(lookup func(string) (string, bool)) (ServerConfig, error) {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	var err error
+	exp := func(field, s string) string {
+		if err != nil || !strings.Contains(s, "$") {
+			return s
+		}
+		var out string
+		out, err = expandString(s, lookup)
+		if err != nil {
+			err = &FieldError{Field: field, Problem: err.Error()}
+		}
+		return out
+	}
+	c.URL = exp("url", c.URL)
+	c.Cwd = exp("cwd", c.Cwd)
+	if c.Headers != nil {
+		h := make(map[string]string, len(c.Headers))
+		for _, k := range sortedKeys(c.Headers) {
+			h[k] = exp("headers."+k, c.Headers[k])
+		}
+		c.Headers = h
+	}
+	if c.Env != nil {
+		e := make(map[string]string, len(c.Env))
+		for _, k := range sortedKeys(c.Env) {
+			e[k] = exp("env."+k, c.Env[k])
+		}
+		c.Env = e
+	}
+	if c.Args != nil {
+		a := make([]string, len(c.Args))
+		for i, v := range c.Args {
+			a[i] = exp(fmt.Sprintf("args[%d]", i), v)
+		}
+		c.Args = a
+	}
+	return c, err
+}
+
+func expandString(s string, lookup func(string) (string, bool)) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"):
+			b.WriteString("${")
+			i += 3
+		case strings.HasPrefix(s[i:], "${"):
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return "", fmt.Errorf("unclosed ${ in %q", s)
+			}
+			name := s[i+2 : i+end]
+			if name == "" {
+				return "", errors.New("empty ${} reference")
+			}
+			v, ok := lookup(name)
+			if !ok {
+				return "", fmt.Errorf("environment variable %s is not set", name)
+			}
+			b.WriteString(v)
+			i += end + 1
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String(), nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Sources of a server entry.
+const (
+	SourceGlobal  = "global"
+	SourceProject = "project"
+	SourceEnv     = "env"
+)
+
+// ServerEntry is one server of the effective configuration.
+type ServerEntry struct {
+	ID     string
+	Config ServerConfig
+	// Source is SourceGlobal, SourceProject or SourceEnv.
+	Source string
+	// Path is the file the entry came from ("" for MCP_HOST_SERVERS).
+	Path string
+	// Err, when set, says why the entry is invalid; the server does not run
+	// and shows this error.
+	Err error
+}
+
+// wrap names the file and the server in err.
+func (e *ServerEntry) wrap(err error) error {
+	where := e.Path
+	if where == "" {
+		where = "MCP_HOST_SERVERS"
+	}
+	return fmt.Errorf("config %s: server %q: %w", where, e.ID, err)
+}
+
+// Effective is the merged configuration of every layer.
+type Effective struct {
+	// Servers is sorted by id.
+	Servers []ServerEntry
+	// Errors are file-level problems (unreadable or malformed files); the
+	// layers without problems still load.
+	Errors []error
+	// Files are the config files that were read, for watching.
+	Files []string
+}
+
+// LoadOptions says where the layers are.
+type LoadOptions struct {
+	GlobalPath  string
+	ProjectPath string
+	// EnvServers is the content of MCP_HOST_SERVERS: a JSON object of
+	// servers keyed by id.
+	EnvServers string
+}
+
+// DefaultPaths returns the global config path ($MCP_HOST_CONFIG, else
+// <user config dir>/mcp-host/config.json) and the project one
+// (<cwd>/.mcp-host/config.json).
+func DefaultPaths(cwd string) (global, project string) {
+	global = os.Getenv("MCP_HOST_CONFIG")
+	if global == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			dir = filepath.Join(os.Getenv("HOME"), ".config")
+		}
+		global = filepath.Join(dir, "mcp-host", "config.json")
+	}
+	return global, filepath.Join(cwd, ".mcp-host", "config.json")
+}
+
+// Load reads and merges the layers: global, then project, then env. A bad
+// file or entry never stops the rest from loading; see [Effective.Errors]
+// and [ServerEntry.Err].
+func Load(opts LoadOptions) (*Effective, error) {
+	eff := &Effective{}
+	merged := map[string]ServerEntry{}
+	layer := func(source, where string, data []byte) {
+		raw, err := decodeServers(where, data, source == SourceEnv)
+		if err != nil {
+			eff.Errors = append(eff.Errors, err)
+			return
+		}
+		for id, msg := range raw {
+			path := where
+			if source == SourceEnv {
+				path = ""
+			}
+			e := ServerEntry{ID: id, Source: source, Path: path}
+			e.Err = decodeEntry(msg, &e.Config)
+			if e.Err == nil {
+				if err := ValidateServerID(id); err != nil {
+					e.Err = err
+				}
+			}
+			if prev, ok := merged[id]; ok && e.Err == nil && isEnabledOverride(msg) {
+				// {"enabled": false} in a higher layer turns a lower one
+				// off (or on) and keeps its definition.
+				prev.Config.Enabled = e.Config.Enabled
+				prev.Source, prev.Path = source, path
+				merged[id] = prev
+				continue
+			}
+			if e.Err == nil {
+				if err := e.Config.Validate(); err != nil {
+					e.Err = err
+				}
+			}
+			if e.Err != nil {
+				e.Err = e.wrap(e.Err)
+			}
+			merged[id] = e
+		}
+	}
+	for _, l := range []struct{ source, path string }{{SourceGlobal, opts.GlobalPath}, {SourceProject, opts.ProjectPath}} {
+		if l.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(l.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		eff.Files = append(eff.Files, l.path)
+		if err != nil {
+			eff.Errors = append(eff.Errors, fmt.Errorf("config %s: %w", l.path, err))
+			continue
+		}
+		layer(l.source, l.path, data)
+	}
+	if strings.TrimSpace(opts.EnvServers) != "" {
+		layer(SourceEnv, "MCP_HOST_SERVERS", []byte(opts.EnvServers))
+	}
+	for _, e := range merged {
+		eff.Servers = append(eff.Servers, e)
+	}
+	sort.Slice(eff.Servers, func(i, j int) bool { return eff.Servers[i].ID < eff.Servers[j].ID })
+	return eff, nil
+}
+
+// isEnabledOverride reports whether an entry sets nothing but "enabled".
+func isEnabledOverride(msg json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return false
+	}
+	_, ok := m["enabled"]
+	return ok && len(m) == 1
+}
+
+// decodeServers returns the raw server entries of a file (or, for
+// MCP_HOST_SERVERS, of a bare servers object).
+func decodeServers(where string, data []byte, bare bool) (map[string]json.RawMessage, error) {
+	if bare {
+		var servers map[string]json.RawMessage
+		if err := json.Unmarshal(data, &servers); err != nil {
+			return nil, syntaxError(where, data, err)
+		}
+		return servers, nil
+	}
+	var f struct {
+		Version *int `json:"version"`
+		MCP     *struct {
+			Servers map[string]json.RawMessage `json:"servers"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, syntaxError(where, data, err)
+	}
+	if f.Version != nil && *f.Version != 1 {
+		return nil, fmt.Errorf("config %s: version %d is not supported (want 1)", where, *f.Version)
+	}
+	if f.MCP == nil {
+		return nil, nil
+	}
+	return f.MCP.Servers, nil
+}
+
+// decodeEntry decodes one server strictly: an unknown field is an error
+// naming it, so a typo never silently drops a setting.
+func decodeEntry(msg json.RawMessage, c *ServerConfig) error {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			return &FieldError{Field: te.Field, Problem: fmt.Sprintf("must be %s, not a JSON %s", te.Type, te.Value)}
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return &FieldError{Field: name, Problem: "unknown field"}
+		}
+		return err
+	}
+	return nil
+}
+
+// syntaxError turns a JSON decoding error into one that names the file,
+// line and column.
+func syntaxError(where string, data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return fmt.Errorf("config %s: %w", where, err)
+	}
+	line, col := lineCol(data, off)
+	return fmt.Errorf("config %s:%d:%d: %w", where, line, col, err)
+}
+
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

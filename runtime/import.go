@@ -1,0 +1,150 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"sort"
+	"strings"
+)
+
+// ImportSources maps the names accepted by "host mcp import --from" to the
+// files those hosts keep their servers in, on this OS.
+func ImportSources() map[string]string {
+	home, _ := os.UserHomeDir()
+	cwd, _ := os.Getwd()
+	claude := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
+	switch goruntime.GOOS {
+	case "darwin":
+		claude = filepath.Join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json")
+	case "windows":
+		claude = filepath.Join(os.Getenv("APPDATA"), "Claude", "claude_desktop_config.json")
+	}
+	return map[string]string{
+		"claude-desktop": claude,
+		"cursor":         filepath.Join(home, ".cursor", "mcp.json"),
+		"vscode":         filepath.Join(cwd, ".vscode", "mcp.json"),
+	}
+}
+
+// ImportedServer is one server read from another host's file.
+type ImportedServer struct {
+	// Name is the server's name in the source file.
+	Name string
+	// ID is the id it gets here: Name, or a valid id made from it.
+	ID     string
+	Config ServerConfig
+	// Err says why the server cannot be imported as is.
+	Err error
+}
+
+// ParseImport reads the "mcpServers" object used by Claude Desktop, Cursor
+// and .mcp.json files, or VS Code's "servers" object (format "vscode").
+func ParseImport(data []byte, format string) ([]ImportedServer, error) {
+	var doc struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Servers    map[string]json.RawMessage `json:"servers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, syntaxError("import", data, err)
+	}
+	servers := doc.MCPServers
+	if format == "vscode" || len(servers) == 0 {
+		if len(doc.Servers) > 0 {
+			servers = doc.Servers
+		}
+	}
+	if len(servers) == 0 {
+		return nil, errors.New(`no "mcpServers" (or VS Code "servers") object found`)
+	}
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]ImportedServer, 0, len(names))
+	for _, name := range names {
+		out = append(out, importOne(name, servers[name]))
+	}
+	return out, nil
+}
+
+func importOne(name string, raw json.RawMessage) ImportedServer {
+	s := ImportedServer{Name: name, ID: name}
+	if ValidateServerID(name) != nil {
+		s.ID = slugID(name)
+	}
+	var in struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+		Cwd     string            `json:"cwd"`
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		s.Err = fmt.Errorf("not a server object: %w", err)
+		return s
+	}
+	c := ServerConfig{URL: in.URL, Headers: in.Headers, Command: in.Command, Args: in.Args, Env: in.Env, Cwd: in.Cwd}
+	switch in.Type {
+	case "", "stdio":
+		if in.URL != "" && in.Command == "" {
+			c.Transport = "http"
+		} else {
+			c.Transport = "stdio"
+		}
+	case "http", "streamable-http", "streamableHttp":
+		c.Transport = "http"
+	case "sse":
+		c.Transport = "sse"
+	default:
+		s.Err = fmt.Errorf("unknown type %q", in.Type)
+		return s
+	}
+	s.Config = c
+	if err := c.Validate(); err != nil {
+		s.Err = err
+		return s
+	}
+	for _, v := range append(append(mapValues(in.Env), mapValues(in.Headers)...), in.Args...) {
+		if strings.Contains(v, "${input:") {
+			s.Err = fmt.Errorf("uses a VS Code input variable (%s); set it with ${ENV_VAR} after import", v)
+			return s
+		}
+	}
+	return s
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// slugID makes a valid server id from any name.
+func slugID(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	id := strings.Trim(b.String(), "-")
+	if id == "" {
+		id = "server"
+	}
+	if len(id) > 64 {
+		id = id[:64]
+	}
+	return id
+}
