@@ -1,6 +1,6 @@
 module github.com/mcp-host/mcp-host
 
-go 1.25.0
+go 1.26.0
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -10,6 +10,7 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

@@ -1,0 +1,63 @@
+// Command host is mcp-host: an OAuth-first MCP host runtime. It runs the
+// runtime for a UI (serve), and manages and tests MCP servers from the
+// command line (mcp ...). Run "host help" for the commands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes that scripts can rely on.
+const (
+	exitOK           = 0
+	exitFailure      = 1 // the server or the operation failed
+	exitUsage        = 2 // bad command line or configuration
+	exitAuthRequired = 3 // the server needs a login first
+	exitDenied       = 4 // a tool call was not allowed
+)
+
+const usage = `host — an OAuth-first MCP host runtime
+
+Usage:
+  host mcp <command> [arguments]     manage and test MCP servers
+  host help                          this text
+
+MCP commands:
+  add <id> --transport http --url URL [--header K=V]... [--scope project|global] [--replace]
+  add <id> --transport stdio --command CMD [--arg A]... [--env K=V]... [--cwd DIR]
+  list [--scope effective|project|global] [--json]
+  get <id> [--json]                 live status and detail
+  remove|enable|disable <id> [--scope project|global]
+  test <id>                         connect, handshake, list tools; exit code says the result
+  tools [<id>] [--json]             adapted tools: public name, origin, description
+  call <id> <tool> [--args JSON] [--yes]
+  import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
+
+Configuration: global $MCP_HOST_CONFIG (default <user config dir>/mcp-host/config.json),
+project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
+
+Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "host: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+}
