@@ -26,6 +26,7 @@ type testServer struct {
 
 	mu      sync.Mutex
 	headers []http.Header // headers of every POST
+	deletes []string      // session ids of every DELETE
 	// block is closed to release calls of the "block" tool.
 	block     chan struct{}
 	cancelled chan struct{} // closed when a "block" call's ctx ends
@@ -50,6 +51,11 @@ func newTestServer(t *testing.T) *testServer {
 	})
 	ts.resetSessions()
 	ts.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			ts.mu.Lock()
+			ts.deletes = append(ts.deletes, r.Header.Get("Mcp-Session-Id"))
+			ts.mu.Unlock()
+		}
 		if r.Method == http.MethodPost {
 			ts.mu.Lock()
 			ts.headers = append(ts.headers, r.Header.Clone())

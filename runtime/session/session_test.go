@@ -64,6 +64,26 @@ func TestHTTPConnectListCall(t *testing.T) {
 	}
 }
 
+func TestCloseDeletesSession(t *testing.T) {
+	ts := newTestServer(t)
+	s, err := session.Connect(context.Background(), session.Options{ID: "d", URL: ts.url(), ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.Info().SessionID
+	if id == "" {
+		t.Fatal("a 2025-11-25 session has no id")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if len(ts.deletes) != 1 || ts.deletes[0] != id {
+		t.Errorf("DELETEs = %v, want one for session %q", ts.deletes, id)
+	}
+}
+
 func TestStaticHeadersCannotNameProtocolHeaders(t *testing.T) {
 	ts := newTestServer(t)
 	_, err := session.Connect(context.Background(), session.Options{ID: "h", URL: ts.url(), Headers: map[string]string{"mcp-protocol-version": "1999-01-01"}})
@@ -77,9 +97,9 @@ func TestStaticHeadersCannotNameProtocolHeaders(t *testing.T) {
 
 func TestReinitializeOn404(t *testing.T) {
 	ts := newTestServer(t)
-	s := connect(t, session.Options{URL: ts.url()})
+	s := connect(t, session.Options{URL: ts.url(), ProtocolVersion: "2025-11-25"})
 	if s.Info().SessionID == "" {
-		t.Skip("server keeps no session; nothing to lose")
+		t.Fatal("a 2025-11-25 session has no id")
 	}
 	first := s.Info().SessionID
 	ts.resetSessions() // the server forgets every session
