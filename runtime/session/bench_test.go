@@ -31,42 +31,6 @@ func benchServer(b *testing.B, n int) string {
 	return srv.URL
 }
 
-// BenchmarkCallTool compares one tools/call through a Session with a bare
-// go-sdk ClientSession.CallTool on the same server, in the same run.
-func BenchmarkCallTool(b *testing.B) {
-	url := benchServer(b, 0)
-	args := json.RawMessage(`{"text":"hello"}`)
-	b.Run("bare-go-sdk", func(b *testing.B) {
-		client := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer cs.Close()
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("session", func(b *testing.B) {
-		s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: url})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		ctx := context.Background()
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := s.CallTool(ctx, "echo", args); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
 // BenchmarkListTenThousandTools measures connecting to a server with 10,000
 // tools and holding its catalog.
 func BenchmarkListTenThousandTools(b *testing.B) {
