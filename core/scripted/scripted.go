@@ -1,0 +1,198 @@
+// Package scripted is a [core.Provider] that plays a fixed script instead of
+// calling a model: each model call takes the next step of the script, which
+// says some text, calls tools, or fails. Steps can be made conditional on the
+// last tool results, so one script can react to allowed, denied or failed
+// calls. It is meant for tests and demos.
+package scripted
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcp-host/mcp-host/core"
+)
+
+// A Step is one scripted model answer.
+type Step struct {
+	// WhenResultContains, if set, makes the step conditional: it is used
+	// only when one of the tool results the model has just received (the
+	// tool messages at the end of the conversation) contains this text.
+	WhenResultContains string `json:"when_result_contains,omitempty"`
+	// Text is the answer's text, streamed in word-sized deltas.
+	Text string `json:"text,omitempty"`
+	// Calls are the tool calls the answer asks for.
+	Calls []Call `json:"calls,omitempty"`
+	// Error, if set, makes the model call fail with this message.
+	Error string `json:"error,omitempty"`
+	// Before, if set, runs before the step is answered, with the model
+	// call's context and request; an error fails the model call. Tests use
+	// it to block, to synchronize, or to inspect requests.
+	Before func(ctx context.Context, req core.Request) error `json:"-"`
+}
+
+// A Call is one scripted tool call.
+type Call struct {
+	// ID of the call; empty gets a generated ID.
+	ID string `json:"id,omitempty"`
+	// Name of the tool.
+	Name string `json:"name"`
+	// Args are sent verbatim, so a script can also send invalid arguments.
+	// Empty means no arguments.
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// Say returns a step that answers text.
+func Say(text string) Step { return Step{Text: text} }
+
+// CallTool returns a step that calls the tool name with args, given as a
+// JSON document.
+func CallTool(name, args string) Step {
+	return Step{Calls: []Call{{Name: name, Args: json.RawMessage(args)}}}
+}
+
+// Parse reads a script: a JSON array of steps.
+func Parse(data []byte) ([]Step, error) {
+	var steps []Step
+	if err := json.Unmarshal(data, &steps); err != nil {
+		return nil, fmt.Errorf("scripted: parse script: %w", err)
+	}
+	for i, s := range steps {
+		for j, c := range s.Calls {
+			if c.Name == "" {
+				return nil, fmt.Errorf("scripted: parse script: step %d, call %d: no tool name", i, j)
+			}
+		}
+	}
+	return steps, nil
+}
+
+// ErrScriptEnded is returned (wrapped) when a model call finds no step left
+// to play.
+var ErrScriptEnded = errors.New("scripted: no matching step left in the script")
+
+// Provider plays a script. It is safe for concurrent use; steps are taken in
+// order by successive model calls.
+type Provider struct {
+	mu       sync.Mutex
+	steps    []Step
+	next     int
+	calls    int
+	requests []core.Request
+}
+
+// New returns a provider that plays steps.
+func New(steps ...Step) *Provider { return &Provider{steps: steps} }
+
+// Stream answers req with the next step. A conditional step whose condition
+// does not hold is skipped for good; the first step that applies is used.
+func (p *Provider) Stream(ctx context.Context, req core.Request, onDelta func(core.Delta)) (*core.Response, error) {
+	p.mu.Lock()
+	p.calls++
+	callNo := p.calls
+	p.requests = append(p.requests, copyRequest(req))
+	results := trailingResults(req.Messages)
+	var step *Step
+	for p.next < len(p.steps) {
+		s := &p.steps[p.next]
+		p.next++
+		if s.WhenResultContains == "" || containsAny(results, s.WhenResultContains) {
+			step = s
+			break
+		}
+	}
+	p.mu.Unlock()
+	if step == nil {
+		return nil, fmt.Errorf("model call %d: %w", callNo, ErrScriptEnded)
+	}
+	if step.Before != nil {
+		if err := step.Before(ctx, req); err != nil {
+			return nil, fmt.Errorf("scripted: model call %d: %w", callNo, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("scripted: model call %d: %w", callNo, err)
+	}
+	if step.Error != "" {
+		return nil, fmt.Errorf("scripted: model call %d: %s", callNo, step.Error)
+	}
+	if onDelta != nil {
+		for _, piece := range words(step.Text) {
+			onDelta(core.Delta{Text: piece})
+		}
+	}
+	resp := &core.Response{Text: step.Text, FinishReason: core.FinishStop}
+	for i, c := range step.Calls {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("scripted_%d_%d", callNo, i)
+		}
+		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: c.Name, Args: c.Args})
+	}
+	if len(resp.ToolCalls) > 0 {
+		resp.FinishReason = core.FinishToolCalls
+	}
+	return resp, nil
+}
+
+// Requests returns copies of the requests received so far, in order.
+func (p *Provider) Requests() []core.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]core.Request(nil), p.requests...)
+}
+
+// Remaining returns how many steps have not been played or skipped.
+func (p *Provider) Remaining() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.steps) - p.next
+}
+
+func copyRequest(req core.Request) core.Request {
+	return core.Request{
+		Messages: append([]core.Message(nil), req.Messages...),
+		Tools:    append([]core.ToolDef(nil), req.Tools...),
+	}
+}
+
+// trailingResults returns the text of the tool messages that end msgs.
+func trailingResults(msgs []core.Message) []string {
+	var out []string
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role == core.RoleTool; i-- {
+		out = append(out, msgs[i].Content)
+	}
+	return out
+}
+
+func containsAny(texts []string, sub string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// words splits s into pieces that concatenate back to s, each a word with
+// the spaces that follow it.
+func words(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		out = append(out, s[:j])
+		s = s[j:]
+	}
+	return out
+}

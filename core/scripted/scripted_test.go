@@ -1,0 +1,90 @@
+package scripted_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/core/scripted"
+)
+
+func TestStreamsTextInPieces(t *testing.T) {
+	p := scripted.New(scripted.Say("one  two three"))
+	var pieces []string
+	resp, err := p.Stream(context.Background(), core.Request{}, func(d core.Delta) { pieces = append(pieces, d.Text) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(pieces, "|") != "one  |two |three" || resp.Text != "one  two three" || resp.FinishReason != core.FinishStop {
+		t.Errorf("pieces = %q, resp = %+v", pieces, resp)
+	}
+	if _, err := p.Stream(context.Background(), core.Request{}, nil); !errors.Is(err, scripted.ErrScriptEnded) {
+		t.Errorf("past the end: err = %v, want ErrScriptEnded", err)
+	}
+}
+
+func TestConditionalSteps(t *testing.T) {
+	p := scripted.New(
+		scripted.CallTool("rm", `{"p":1}`),
+		scripted.Step{WhenResultContains: "allowed", Text: "it ran"},
+		scripted.Step{WhenResultContains: "denied", Text: "it was denied"},
+		scripted.Say("after"),
+	)
+	resp, err := p.Stream(context.Background(), core.Request{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "rm" || string(resp.ToolCalls[0].Args) != `{"p":1}` || resp.ToolCalls[0].ID == "" || resp.FinishReason != core.FinishToolCalls {
+		t.Fatalf("resp = %+v", resp)
+	}
+	req := core.Request{Messages: []core.Message{
+		{Role: core.RoleUser, Content: "the word allowed here is not a tool result"},
+		{Role: core.RoleTool, Content: "Error: The user denied this tool call."},
+	}}
+	resp, err = p.Stream(context.Background(), req, nil)
+	if err != nil || resp.Text != "it was denied" {
+		t.Fatalf("resp = %+v, %v; want the 'denied' branch", resp, err)
+	}
+	resp, err = p.Stream(context.Background(), core.Request{}, nil)
+	if err != nil || resp.Text != "after" || p.Remaining() != 0 {
+		t.Fatalf("resp = %+v, %v, remaining %d", resp, err, p.Remaining())
+	}
+	if n := len(p.Requests()); n != 3 {
+		t.Errorf("recorded %d requests", n)
+	}
+}
+
+func TestErrorsAndCancellation(t *testing.T) {
+	p := scripted.New(scripted.Step{Error: "rate limited"}, scripted.Say("x"))
+	if _, err := p.Stream(context.Background(), core.Request{}, nil); err == nil || !strings.Contains(err.Error(), "rate limited") {
+		t.Errorf("err = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Stream(ctx, core.Request{}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call: err = %v", err)
+	}
+}
+
+func TestParse(t *testing.T) {
+	steps, err := scripted.Parse([]byte(`[
+		{"calls":[{"name":"echo","args":{"text":"hi"}}]},
+		{"when_result_contains":"hi","text":"said hi"}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scripted.New(steps...)
+	resp, err := p.Stream(context.Background(), core.Request{}, nil)
+	if err != nil || string(resp.ToolCalls[0].Args) != `{"text":"hi"}` {
+		t.Fatalf("resp = %+v, %v", resp, err)
+	}
+	if _, err := scripted.Parse([]byte(`[{"calls":[{"args":{}}]}]`)); err == nil || !strings.Contains(err.Error(), "step 0, call 0") {
+		t.Errorf("missing name: err = %v", err)
+	}
+	if _, err := scripted.Parse([]byte(`{`)); err == nil {
+		t.Error("Parse accepted broken JSON")
+	}
+}
