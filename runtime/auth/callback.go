@@ -1,0 +1,54 @@
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// ParseCallback reads the parameters of an authorization response.
+func ParseCallback(q url.Values) *CallbackResult {
+	return &CallbackResult{
+		Code:             q.Get("code"),
+		State:            q.Get("state"),
+		Iss:              q.Get("iss"),
+		Error:            q.Get("error"),
+		ErrorDescription: q.Get("error_description"),
+	}
+}
+
+// ParsePastedRedirect reads the redirect URL a user pasted back after a
+// login on another machine (headless or SSH sessions), or just its query
+// string. redirectURI, if set, must match the pasted URL's scheme, host and
+// path.
+func ParsePastedRedirect(pasted, redirectURI string) (*CallbackResult, error) {
+	s := strings.TrimSpace(pasted)
+	if s == "" {
+		return nil, errors.New("nothing pasted")
+	}
+	var q url.Values
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("pasted text is not a URL: %w", err)
+		}
+		if redirectURI != "" {
+			want, err := url.Parse(redirectURI)
+			if err == nil && (!strings.EqualFold(u.Scheme, want.Scheme) || !strings.EqualFold(u.Host, want.Host) || strings.TrimSuffix(u.Path, "/") != strings.TrimSuffix(want.Path, "/")) {
+				return nil, fmt.Errorf("pasted URL does not start with the redirect URI %s", redirectURI)
+			}
+		}
+		q = u.Query()
+	} else {
+		var err error
+		if q, err = url.ParseQuery(strings.TrimPrefix(s, "?")); err != nil {
+			return nil, fmt.Errorf("pasted text is not a query string: %w", err)
+		}
+	}
+	res := ParseCallback(q)
+	if res.Code == "" && res.Error == "" {
+		return nil, errors.New("pasted URL has neither code nor error")
+	}
+	return res, nil
+}

@@ -1,0 +1,205 @@
+package auth
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Defaults applied when an [Options] field is zero.
+const (
+	// DefaultRefreshSkew is how long before its expiry a token is refreshed.
+	DefaultRefreshSkew = 60 * time.Second
+	// DefaultMaxStepUps bounds the authorizations run for one set of scopes
+	// after 403 insufficient_scope answers.
+	DefaultMaxStepUps = 3
+	// DefaultClientName is the client_name sent in dynamic registration.
+	DefaultClientName = "mcp-host"
+)
+
+// Options configures a [Handler]. ServerID and ServerURL are required; every
+// other field has a default or is optional.
+type Options struct {
+	// ServerID names the server in errors and logs.
+	ServerID string
+	// ServerURL is the MCP endpoint the tokens are for.
+	ServerURL string
+
+	// ClientID and ClientSecret are a pre-registered client. They are used
+	// when the authorization server does not accept a Client ID Metadata
+	// Document (or none is configured).
+	ClientID     string
+	ClientSecret string
+	// ClientMetadataURL is the https URL of this client's Client ID Metadata
+	// Document; it becomes the client_id where the server supports it.
+	ClientMetadataURL string
+	// ClientName is sent in dynamic client registration; empty means
+	// DefaultClientName.
+	ClientName string
+
+	// Scope, if set, is requested when the server's challenge names no scope,
+	// instead of the protected resource's scopes_supported.
+	Scope string
+
+	// AuthorizationURL, TokenURL and RegistrationURL override the endpoints
+	// found by discovery.
+	AuthorizationURL string
+	TokenURL         string
+	RegistrationURL  string
+
+	// Resource overrides the RFC 8707 resource indicator, which otherwise is
+	// the protected resource metadata's resource (or the server URL when the
+	// server publishes none). OmitResource sends no resource parameter at all.
+	Resource     string
+	OmitResource bool
+
+	// Prompter runs the interactive part of a login. Nil means the handler
+	// never logs in: where a login is needed, Authorize returns an error
+	// matching ErrLoginRequired.
+	Prompter LoginPrompter
+	// Store persists tokens and client registrations. Nil means an in-memory
+	// store private to this handler.
+	Store Store
+
+	// HTTPClient makes every request to authorization servers and metadata
+	// endpoints. Nil means a client with a 30 second timeout. Redirects are
+	// never followed for token and registration requests.
+	HTTPClient *http.Client
+	// RefreshSkew is how long before expiry a token is refreshed.
+	RefreshSkew time.Duration
+	// MaxStepUps bounds the authorizations run for one set of scopes after
+	// 403 insufficient_scope answers.
+	MaxStepUps int
+	// Logger receives debug logs, which never contain a secret. Nil
+	// discards them.
+	Logger *slog.Logger
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// LoginPrompter runs the user-facing part of an authorization code login: it
+// shows the authorization URL (after asking for consent, in a browser, or by
+// printing it) and returns what the authorization server sent to the redirect
+// URI. The handler never opens a browser itself.
+type LoginPrompter interface {
+	// RedirectURI returns the redirect URI the next Login will receive on.
+	// preferred is the URI used last time for this server (empty the first
+	// time); an implementation returns it again where it can, because a
+	// changed redirect URI costs a new client registration.
+	RedirectURI(ctx context.Context, preferred string) (string, error)
+	// Login presents req.URL to the user and waits for the redirect. It
+	// returns the parameters of the redirect as received: the handler checks
+	// state and iss itself.
+	Login(ctx context.Context, req *LoginRequest) (*CallbackResult, error)
+}
+
+// LoginRequest describes one login for a [LoginPrompter].
+type LoginRequest struct {
+	// ServerID names the MCP server the login is for.
+	ServerID string
+	// URL is the authorization URL to open.
+	URL string
+	// RedirectURI is the URI the authorization server redirects to.
+	RedirectURI string
+	// State is the state parameter in URL; a callback listener may use it to
+	// reject stray requests early.
+	State string
+	// Issuer is the authorization server, for display.
+	Issuer string
+}
+
+// CallbackResult holds the query parameters of the redirect that ended a
+// login.
+type CallbackResult struct {
+	Code             string
+	State            string
+	Iss              string
+	Error            string
+	ErrorDescription string
+}
+
+// Key identifies one server's credentials in a [Store]: the server id and
+// its URL, so that a changed URL never reuses tokens.
+type Key struct {
+	ServerID string
+	URL      string
+}
+
+// Store persists one [Record] per server. Load returns (nil, nil) when there
+// is no record. Implementations must be safe for concurrent use.
+type Store interface {
+	Load(ctx context.Context, key Key) (*Record, error)
+	Save(ctx context.Context, key Key, rec *Record) error
+	Delete(ctx context.Context, key Key) error
+}
+
+// Locker is implemented by stores shared between processes. The handler
+// holds the lock while it refreshes a token, re-reading the record under it,
+// so that two processes never spend the same refresh token.
+type Locker interface {
+	Lock(ctx context.Context, key Key) (unlock func(), err error)
+}
+
+// Record is what a [Store] keeps for one server.
+type Record struct {
+	// Issuer is the authorization server the token was issued by.
+	Issuer string `json:"issuer,omitempty"`
+	// Resource is the resource indicator the token was requested for; the
+	// same value goes on every refresh.
+	Resource string `json:"resource,omitempty"`
+	// TokenURL is the token endpoint the token came from, for refreshes.
+	TokenURL string `json:"token_url,omitempty"`
+	// Token is the current token; nil when logged out.
+	Token *Token `json:"token,omitempty"`
+	// Client is the client registration, bound to Client.Issuer.
+	Client *Client `json:"client,omitempty"`
+	// Scopes are the scopes granted with Token.
+	Scopes []string `json:"scopes,omitempty"`
+}
+
+// Token is an OAuth access token with its refresh token.
+type Token struct {
+	AccessToken  string    `json:"access_token"`
+	TokenType    string    `json:"token_type,omitempty"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
+	ExpiresAt    time.Time `json:"expires_at,omitzero"`
+}
+
+// Registration kinds recorded in [Client.Kind].
+const (
+	ClientDynamic  = "dynamic"  // dynamic client registration (RFC 7591)
+	ClientMetadata = "metadata" // Client ID Metadata Document
+	ClientStatic   = "static"   // pre-registered
+)
+
+// Client is a client registration at one authorization server.
+type Client struct {
+	Kind         string `json:"kind"`
+	Issuer       string `json:"issuer"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+	// AuthMethod is the token endpoint auth method: client_secret_basic,
+	// client_secret_post or none.
+	AuthMethod  string `json:"auth_method,omitempty"`
+	RedirectURI string `json:"redirect_uri,omitempty"`
+	// SecretExpiresAt is when the client secret expires; zero means never.
+	SecretExpiresAt time.Time `json:"secret_expires_at,omitzero"`
+}
+
+func (r *Record) clone() *Record {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	if r.Token != nil {
+		t := *r.Token
+		c.Token = &t
+	}
+	if r.Client != nil {
+		cl := *r.Client
+		c.Client = &cl
+	}
+	c.Scopes = append([]string(nil), r.Scopes...)
+	return &c
+}

@@ -1,0 +1,157 @@
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Token endpoint auth methods.
+const (
+	AuthMethodBasic = "client_secret_basic"
+	AuthMethodPost  = "client_secret_post"
+	AuthMethodNone  = "none"
+)
+
+const maxTokenResponseBytes = 1 << 20
+
+// tokenResponse is a successful token endpoint answer.
+type tokenResponse struct {
+	token  Token
+	scopes []string // nil when the server did not say
+}
+
+// tokenRequest posts form to the token endpoint with the client's
+// authentication and returns the token. Errors never contain the form, the
+// response body or any secret.
+func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client, form url.Values) (*tokenResponse, error) {
+	form = cloneValues(form)
+	var basic string
+	switch cl.AuthMethod {
+	case AuthMethodBasic:
+		basic = base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(cl.ClientID) + ":" + url.QueryEscape(cl.ClientSecret)))
+	case AuthMethodPost:
+		form.Set("client_id", cl.ClientID)
+		form.Set("client_secret", cl.ClientSecret)
+	default:
+		form.Set("client_id", cl.ClientID)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, fmt.Errorf("token endpoint %s: %w", endpoint, err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if basic != "" {
+		req.Header.Set("Authorization", "Basic "+basic)
+	}
+	resp, err := h.noRedirect.Do(req)
+	if err != nil {
+		return nil, &OAuthError{Endpoint: "token", Description: redactURLError(err)}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenResponseBytes))
+	if err != nil {
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "reading response: " + err.Error()}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, oauthErrorFrom("token", resp.StatusCode, body)
+	}
+	var raw struct {
+		AccessToken  string          `json:"access_token"`
+		TokenType    string          `json:"token_type"`
+		ExpiresIn    json.RawMessage `json:"expires_in"`
+		RefreshToken string          `json:"refresh_token"`
+		Scope        *string         `json:"scope"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response is not a JSON token object"}
+	}
+	if raw.AccessToken == "" {
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response has no access_token"}
+	}
+	if raw.TokenType != "" && !strings.EqualFold(raw.TokenType, "bearer") {
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: fmt.Sprintf("unsupported token_type %q", raw.TokenType)}
+	}
+	tr := &tokenResponse{token: Token{
+		AccessToken:  raw.AccessToken,
+		TokenType:    "Bearer",
+		RefreshToken: raw.RefreshToken,
+	}}
+	if secs := parseExpiresIn(raw.ExpiresIn); secs > 0 {
+		tr.token.ExpiresAt = h.now().Add(time.Duration(secs) * time.Second)
+	}
+	if raw.Scope != nil {
+		tr.scopes = strings.Fields(*raw.Scope)
+	}
+	return tr, nil
+}
+
+func parseExpiresIn(raw json.RawMessage) int64 {
+	if len(raw) == 0 {
+		return 0
+	}
+	s := strings.Trim(string(raw), `"`)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return int64(f)
+	}
+	return 0
+}
+
+// oauthErrorFrom builds an OAuthError from an error response body, keeping
+// only the standard error and error_description fields.
+func oauthErrorFrom(endpoint string, status int, body []byte) *OAuthError {
+	e := &OAuthError{Endpoint: endpoint, StatusCode: status}
+	var v struct {
+		Error            string `json:"error"`
+		ErrorDescription string `json:"error_description"`
+	}
+	if json.Unmarshal(body, &v) == nil {
+		e.Code = printable(v.Error, 64)
+		e.Description = printable(v.ErrorDescription, 200)
+	}
+	return e
+}
+
+// printable keeps at most n bytes of s, dropping control characters.
+func printable(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+	return truncate(s, n)
+}
+
+// redactURLError describes a transport error without the URL's query, where
+// a secret could be.
+func redactURLError(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		u, perr := url.Parse(ue.URL)
+		if perr == nil {
+			u.RawQuery = ""
+			return fmt.Sprintf("%s %s: %v", ue.Op, u.String(), ue.Err)
+		}
+		return fmt.Sprintf("%s: %v", ue.Op, ue.Err)
+	}
+	return err.Error()
+}
+
+func cloneValues(v url.Values) url.Values {
+	c := make(url.Values, len(v)+2)
+	for k, vs := range v {
+		c[k] = append([]string(nil), vs...)
+	}
+	return c
+}
