@@ -95,7 +95,8 @@ type Delta struct {
 // A Provider is a model API. Stream sends req and calls onDelta (which may be
 // nil) for every piece of text as it arrives, from the calling goroutine,
 // before returning the complete response. It must return promptly with an
-// error once ctx is done.
+// error once ctx is done, and must neither modify req nor keep it after
+// returning: the run loop reuses its slices.
 type Provider interface {
 	Stream(ctx context.Context, req Request, onDelta func(Delta)) (*Response, error)
 }

@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// cancelledMsg is the result of a call that cancellation stopped before it
+// completed (or before it started).
+const cancelledMsg = "Cancelled: the run was cancelled before this call completed."
+
 // Defaults of [RunOptions].
 const (
 	DefaultMaxSteps = 25
@@ -218,7 +222,7 @@ func (r *runner) runStep(ctx context.Context, step int, calls []ToolCall, outs [
 		if err != nil || ctx.Err() != nil {
 			if ctx.Err() != nil {
 				r.res.Status = StatusCancelled
-				r.finishStep(step, calls, outs, "Not run: the run was cancelled.")
+				r.finishStep(step, calls, outs, cancelledMsg)
 				return false
 			}
 			r.fail(fmt.Errorf("core: permission for tool %q (call %s): %w", c.Name, c.ID, err))
@@ -250,7 +254,7 @@ func (r *runner) runStep(ctx context.Context, step int, calls []ToolCall, outs [
 	r.execute(ctx, step, calls, outs, runnable)
 	if ctx.Err() != nil {
 		r.res.Status = StatusCancelled
-		r.finishStep(step, calls, outs, "Not run: the run was cancelled.")
+		r.finishStep(step, calls, outs, cancelledMsg)
 		return false
 	}
 	r.finishStep(step, calls, outs, "")

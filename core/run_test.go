@@ -611,3 +611,23 @@ func TestRunDoesNotModifyInput(t *testing.T) {
 		t.Errorf("Run wrote into the caller's slice: %+v", spare[2])
 	}
 }
+
+func TestRunCancelWhileAskingPermission(t *testing.T) {
+	echo := &echoTool{name: "echo"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hook := func(ctx context.Context, req core.PermissionRequest) (core.PermissionDecision, error) {
+		cancel() // the user cancels the run instead of answering
+		<-ctx.Done()
+		return core.PermissionDecision{}, ctx.Err()
+	}
+	var rec recorder
+	res, err := core.Run(ctx, core.RunOptions{Provider: scripted.New(scripted.CallTool("echo", "{}")), Messages: userMessages("go"), Tools: []core.Tool{echo}, Permission: hook, OnEvent: rec.on})
+	if err != nil || res.Status != core.StatusCancelled {
+		t.Fatalf("run = %+v, %v; want cancelled without error", res, err)
+	}
+	if len(echo.calls()) != 0 {
+		t.Error("tool ran although the permission question was cancelled")
+	}
+	checkEventInvariants(t, rec.all(), core.StatusCancelled)
+}
