@@ -57,8 +57,9 @@ const (
 // An Event is one observable step of a run. Type says which fields are set.
 type Event struct {
 	Type EventType `json:"type"`
-	// Step is the 1-based number of the model call the event belongs to;
-	// 0 for the status events that open and close a run before any step.
+	// Step is the 1-based number of the model call the event belongs to:
+	// 0 for the opening status event, and the last step for the closing
+	// status and error events.
 	Step int `json:"step"`
 	// Text is the piece of text (EventTextDelta) or the whole final answer
 	// (EventFinal).
