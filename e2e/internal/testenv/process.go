@@ -94,7 +94,7 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 	}
 	if err := p.waitReady(opts); err != nil {
 		p.kill()
-		return nil, err
+		return p, err // p has exited; tests of this package look at it
 	}
 	return p, nil
 }
