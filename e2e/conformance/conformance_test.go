@@ -137,7 +137,7 @@ func TestConformanceSuite(t *testing.T) {
 		}
 	}
 	t.Logf("conformance results (%s):\n%s", client, table.String())
-	t.Logf("totals: %d of %d scenarios passed (%d listed as expected failures); checks: %d passed, %d failed, %d warnings",
+	t.Logf("totals: %d of %d scenarios passed (%d more fail as expected-failures.yml says); checks: %d passed, %d failed, %d warnings",
 		scenariosPassed, len(scenarios), expectedCount, checksPassed, checksFailed, checksWarned)
 }
 
@@ -296,6 +296,7 @@ type check struct {
 	ID           string `json:"id"`
 	Name         string `json:"name"`
 	Status       string `json:"status"`
+	Description  string `json:"description"`
 	ErrorMessage string `json:"errorMessage"`
 }
 
@@ -327,7 +328,11 @@ func (r *scenarioResult) explain() string {
 	}
 	for _, c := range r.checks {
 		if c.Status == "FAILURE" {
-			fmt.Fprintf(&b, "\n  FAILURE %s: %s", c.ID, c.ErrorMessage)
+			msg := c.ErrorMessage
+			if msg == "" {
+				msg = c.Description
+			}
+			fmt.Fprintf(&b, "\n  FAILURE %s: %s", c.ID, msg)
 		}
 	}
 	if r.clientStderr != "" {
