@@ -63,7 +63,7 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
-	s, err := session.Connect(ctx, session.Options{
+	s, err := connect(ctx, name, conf, session.Options{
 		ID:              "conformance",
 		Transport:       session.TransportHTTP,
 		URL:             os.Args[1],
