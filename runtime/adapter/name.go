@@ -1,11 +1,13 @@
-// Package adapter turns MCP tools into core tools. This file gives each tool
-// its public name: mcp_<server>_<tool>_<hash8>.
+// Package adapter turns MCP tools into core tools: each tool of a server
+// becomes a [Tool] with a stable hashed public name, a description that names
+// its origin, an input schema checked against size and shape limits, and
+// results converted to core content with large output cut.
 package adapter
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
+	"unicode"
 )
 
 // maxNameLen is the longest public name models accept.
@@ -17,42 +19,115 @@ const maxNameLen = 64
 // tool). The name never exceeds 64 characters: the slugs are shortened,
 // never the hash, so two tools never share a name unless their hashes do.
 func PublicName(server, tool string) string {
-	sum := sha256.Sum256([]byte(server + ":" + tool))
-	hash := hex.EncodeToString(sum[:4])
-	s, t := slug(server), slug(tool)
-	// "mcp_" + s + "_" + t + "_" + hash
-	room := maxNameLen - len("mcp_") - 2 - len(hash)
-	if len(s)+len(t) > room {
-		half := room / 2
-		switch {
-		case len(s) <= half:
-			t = t[:room-len(s)]
-		case len(t) <= half:
-			s = s[:room-len(t)]
-		default:
-			s, t = s[:half], t[:room-half]
-		}
-	}
-	return "mcp_" + s + "_" + t + "_" + hash
+	return publicName(server, tool, "")
 }
 
-// slug lowercases name and replaces every run of other characters with one
-// underscore.
-func slug(name string) string {
-	var b strings.Builder
-	under := false
-	for _, r := range strings.ToLower(name) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
-			under = false
-		} else if !under {
-			b.WriteByte('_')
-			under = true
+// publicName is PublicName with salt appended to the hashed text; a
+// non-empty salt gives the alternative names used to resolve collisions.
+func publicName(server, tool, salt string) string {
+	var hash [8]byte
+	sum := hashOf(server, tool, salt)
+	hex.Encode(hash[:], sum[:4])
+
+	sl, tl := slugLen(server), slugLen(tool)
+	// "mcp_" + s + "_" + t + "_" + hash
+	room := maxNameLen - len("mcp_") - 2 - len(hash)
+	if sl+tl > room {
+		half := room / 2
+		switch {
+		case sl <= half:
+			tl = room - sl
+		case tl <= half:
+			sl = room - tl
+		default:
+			sl, tl = half, room-half
 		}
 	}
-	out := strings.Trim(b.String(), "_")
-	if out == "" {
-		return "x"
+	var buf [maxNameLen]byte
+	b := append(buf[:0], "mcp_"...)
+	b = appendSlug(b, server, sl)
+	b = append(b, '_')
+	b = appendSlug(b, tool, tl)
+	b = append(b, '_')
+	b = append(b, hash[:]...)
+	return string(b)
+}
+
+// hashOf returns sha256(server + ":" + tool + salt) without building the
+// string on the heap for names of ordinary length.
+func hashOf(server, tool, salt string) [sha256.Size]byte {
+	n := len(server) + 1 + len(tool) + len(salt)
+	var small [256]byte
+	var b []byte
+	if n <= len(small) {
+		b = small[:0]
+	} else {
+		b = make([]byte, 0, n)
 	}
-	return out
+	b = append(b, server...)
+	b = append(b, ':')
+	b = append(b, tool...)
+	b = append(b, salt...)
+	return sha256.Sum256(b)
+}
+
+// slugRunes walks the slug of name: lowercase letters and digits are kept,
+// every run of other runes becomes one underscore, and leading and trailing
+// underscores are dropped. A name with nothing to keep slugs to "x". emit is
+// called for each byte of the slug until it returns false.
+func slugRunes(name string, emit func(c byte) bool) {
+	pending, any := false, false
+	for _, r := range name {
+		r = unicode.ToLower(r)
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if pending && any {
+				if !emit('_') {
+					return
+				}
+			}
+			if !emit(byte(r)) {
+				return
+			}
+			pending, any = false, true
+		} else {
+			pending = true
+		}
+	}
+	if !any {
+		emit('x')
+	}
+}
+
+// slugLen is the length of the slug of name.
+func slugLen(name string) int {
+	n := 0
+	slugRunes(name, func(byte) bool { n++; return true })
+	return n
+}
+
+// appendSlug appends the first max bytes of the slug of name to b.
+func appendSlug(b []byte, name string, max int) []byte {
+	slugRunes(name, func(c byte) bool {
+		if max <= 0 {
+			return false
+		}
+		b = append(b, c)
+		max--
+		return true
+	})
+	return b
+}
+
+// validName reports whether s matches ^[a-zA-Z0-9_-]{1,64}$.
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > maxNameLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

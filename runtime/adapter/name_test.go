@@ -49,3 +49,30 @@ func TestPublicNameProperties(t *testing.T) {
 		seen[name] = key
 	}
 }
+
+// TestPublicNameGolden pins names computed by the first release, so a
+// change to the algorithm cannot silently rename tools users have already
+// allowed or scripted against.
+func TestPublicNameGolden(t *testing.T) {
+	for _, c := range [][3]string{
+		{"github", "create_issue", "mcp_github_create_issue_e153f00a"},
+		{"My Server", "Do/Thing!", "mcp_my_server_do_thing_c6f2fbf0"},
+		{"é漢🙂", "🙂", "mcp_x_x_dc9205ac"},
+		{"İstanbul", "KELVINK", "mcp_istanbul_kelvink_b60dff0e"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "b", "mcp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_b_70cdfe2e"},
+		{"s", "tttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttttt", "mcp_s_ttttttttttttttttttttttttttttttttttttttttttttttttt_e955ca8f"},
+		{"ssssssssssssssssssssssssssssssssssssssssssss", "tttttttttttttttttttttttttttttttttttttttttttttttttttt", "mcp_sssssssssssssssssssssssss_ttttttttttttttttttttttttt_52d7906f"},
+		{"__a--b__", "--", "mcp_a_b_x_2a9a6a96"},
+	} {
+		if got := PublicName(c[0], c[1]); got != c[2] {
+			t.Errorf("PublicName(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+func TestPublicNameAllocs(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() { PublicName("my-server", "some/tool name") })
+	if allocs > 1 {
+		t.Errorf("PublicName allocates %v times, want at most 1 (the result)", allocs)
+	}
+}
