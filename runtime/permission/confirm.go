@@ -1,0 +1,133 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// A Request asks the user whether one call may run.
+type Request struct {
+	// Server is the server id; Tool the tool's original name; PublicName
+	// the name the model used.
+	Server     string `json:"server"`
+	Tool       string `json:"tool"`
+	PublicName string `json:"publicName"`
+	// Title is the tool's display name, as the server gave it (untrusted).
+	Title string `json:"title"`
+	// Arguments are the model's arguments, pretty-printed and bounded;
+	// ArgumentsTruncated reports that they were cut.
+	Arguments          string `json:"arguments"`
+	ArgumentsTruncated bool   `json:"argumentsTruncated,omitempty"`
+	// Annotations are the server's hints about the tool. They are claims
+	// made by the server, not facts: a UI must show them as untrusted.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Changed reports that the user always allowed this tool before, but
+	// the server has changed its definition since.
+	Changed bool `json:"changed"`
+}
+
+// Annotations are a tool's hints as its server claims them.
+type Annotations struct {
+	// Untrusted is always true: the server, not the host, says so.
+	Untrusted       bool   `json:"untrusted"`
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Answer is the user's answer to a [Request].
+type Answer string
+
+// Answers.
+const (
+	// AllowOnce runs this call only.
+	AllowOnce Answer = "allow_once"
+	// AllowTool runs this call and, from now on, every call of this tool
+	// while its definition stays the same.
+	AllowTool Answer = "always_tool"
+	// AllowServer runs this call and every later call of the server's tools.
+	AllowServer Answer = "always_server"
+	// Deny refuses the call and ends the turn.
+	Deny Answer = "deny"
+	// DenyWithReason refuses the call and tells the model the reason.
+	DenyWithReason Answer = "deny_with_reason"
+)
+
+// A Response is an [Answer], with the reason for DenyWithReason.
+type Response struct {
+	Answer Answer `json:"answer"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// A Confirmer asks the user (through the UI). It should return when ctx is
+// done; the gate stops waiting then in any case and denies the call.
+type Confirmer interface {
+	Confirm(ctx context.Context, req *Request) (Response, error)
+}
+
+// ConfirmFunc is a function that is a [Confirmer].
+type ConfirmFunc func(ctx context.Context, req *Request) (Response, error)
+
+// Confirm calls f.
+func (f ConfirmFunc) Confirm(ctx context.Context, req *Request) (Response, error) {
+	return f(ctx, req)
+}
+
+var errTimeout = errors.New("confirmation timed out")
+
+// request builds the question about a call of t.
+func (g *Gate) request(t *adapter.Tool, args json.RawMessage, changed bool) *Request {
+	pretty, cut := prettyArgs(args, g.opts.MaxArgsBytes)
+	req := &Request{
+		Server:             t.Server(),
+		Tool:               t.ToolName(),
+		PublicName:         t.Name(),
+		Title:              printable(t.Title()),
+		Arguments:          pretty,
+		ArgumentsTruncated: cut,
+		Changed:            changed,
+	}
+	if a := t.Definition().Annotations; a != nil {
+		req.Annotations = &Annotations{
+			Untrusted:       true,
+			Title:           printable(a.Title),
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+		}
+	}
+	return req
+}
+
+// ask waits for the Confirmer at most ConfirmTimeout. A Confirmer that
+// ignores its context is left behind, never waited for.
+func (g *Gate) ask(ctx context.Context, req *Request) (Response, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type answer struct {
+		resp Response
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := g.opts.Confirmer.Confirm(ctx, req)
+		done <- answer{resp, err}
+	}()
+	timer := time.NewTimer(g.opts.ConfirmTimeout)
+	defer timer.Stop()
+	select {
+	case a := <-done:
+		return a.resp, a.err
+	case <-timer.C:
+		return Response{}, errTimeout
+	case <-ctx.Done():
+		return Response{}, ctx.Err()
+	}
+}

@@ -1,0 +1,214 @@
+package permission
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// storeVersion is the version of the permissions file format.
+const storeVersion = 1
+
+// fileData is the permissions file:
+//
+//	{"version":1,"servers":{"<server id>":{"all_tools":true,
+//	  "tools":{"<original tool name>":"<sha256 of the definition>"}}}}
+type fileData struct {
+	Version int                     `json:"version"`
+	Servers map[string]*serverEntry `json:"servers"`
+}
+
+type serverEntry struct {
+	// AllTools records "always allow this server".
+	AllTools bool `json:"all_tools,omitempty"`
+	// Tools records "always allow this tool", pinned to the definition the
+	// user saw.
+	Tools map[string]string `json:"tools,omitempty"`
+}
+
+// A Store keeps the "always" answers: per tool, pinned to the sha256 of the
+// tool's definition, and per server. It is backed by a JSON file (mode 0600,
+// replaced atomically) or, with an empty path, by memory only. Safe for
+// concurrent use; changes made by another process are merged on the next
+// write.
+type Store struct {
+	path string
+	mu   sync.Mutex
+	data fileData
+}
+
+// OpenStore loads the permissions file at path (a project or global path
+// chosen by the caller). A missing file is an empty store; an empty path
+// gives a store that remembers only for the life of the process.
+func OpenStore(path string) (*Store, error) {
+	s := &Store{path: path, data: fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}}
+	if path == "" {
+		return s, nil
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s.data = data
+	return s, nil
+}
+
+// Path returns the file the store writes to, or "" for a memory store.
+func (s *Store) Path() string { return s.path }
+
+// readFile reads and checks a permissions file; a missing file is empty.
+func readFile(path string) (fileData, error) {
+	d := fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return d, fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return d, fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	if d.Version != storeVersion {
+		return d, fmt.Errorf("permissions file %s: unsupported version %d (want %d)", path, d.Version, storeVersion)
+	}
+	if d.Servers == nil {
+		d.Servers = map[string]*serverEntry{}
+	}
+	for id, e := range d.Servers {
+		if e == nil {
+			delete(d.Servers, id)
+		}
+	}
+	return d, nil
+}
+
+// Lookup reports whether the tool is always allowed, either on its own with
+// this definition digest or through its server. changed reports that the
+// tool was always allowed with a different definition.
+func (s *Store) Lookup(server, tool, digest string) (allowed, changed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.data.Servers[server]
+	if e == nil {
+		return false, false
+	}
+	if e.AllTools {
+		return true, false
+	}
+	pinned, ok := e.Tools[tool]
+	if !ok {
+		return false, false
+	}
+	return pinned == digest, pinned != digest
+}
+
+// AllowTool records "always allow this tool" for the definition digest,
+// replacing an earlier digest.
+func (s *Store) AllowTool(server, tool, digest string) error {
+	return s.update(func(d *fileData) {
+		e := entry(d, server)
+		if e.Tools == nil {
+			e.Tools = map[string]string{}
+		}
+		e.Tools[tool] = digest
+	})
+}
+
+// AllowServer records "always allow this server": every tool of the
+// server, whatever its definition.
+func (s *Store) AllowServer(server string) error {
+	return s.update(func(d *fileData) { entry(d, server).AllTools = true })
+}
+
+// Forget removes the answers about a tool, or about the whole server and
+// all its tools when tool is empty.
+func (s *Store) Forget(server, tool string) error {
+	return s.update(func(d *fileData) {
+		e := d.Servers[server]
+		if e == nil {
+			return
+		}
+		if tool == "" {
+			delete(d.Servers, server)
+			return
+		}
+		delete(e.Tools, tool)
+	})
+}
+
+func entry(d *fileData, server string) *serverEntry {
+	e := d.Servers[server]
+	if e == nil {
+		e = &serverEntry{}
+		d.Servers[server] = e
+	}
+	return e
+}
+
+// update applies change to the file's current contents (so answers another
+// process stored meanwhile are kept), writes it and adopts the result.
+func (s *Store) update(change func(*fileData)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.path == "" {
+		change(&s.data)
+		return nil
+	}
+	d, err := readFile(s.path)
+	if err != nil {
+		return err
+	}
+	change(&d)
+	if err := writeFile(s.path, &d); err != nil {
+		return err
+	}
+	s.data = d
+	return nil
+}
+
+// writeFile replaces path atomically: a temporary file in the same
+// directory, written with mode 0600 and synced, then renamed over it.
+func writeFile(path string, d *fileData) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	b = append(b, '\n')
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, ".permissions-*.tmp")
+	if err != nil {
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("permissions file %s: %w", path, err)
+	}
+	return nil
+}
