@@ -14,8 +14,9 @@ import (
 
 // Digest returns the hex sha256 of a tool's definition: its name,
 // description, input schema and annotations as canonical JSON (object keys
-// sorted, no insignificant space, numbers as written). Any change to one of
-// them changes the digest; a schema's key order or spacing does not.
+// sorted, no insignificant space, numbers as float64 the way the SDK client
+// decodes them). Any change to one of them changes the digest; a schema's key
+// order, spacing or number spelling (1.50 or 1.5) does not.
 func Digest(def *mcp.Tool) string {
 	doc := map[string]any{
 		"name":        def.Name,
@@ -32,7 +33,7 @@ func Digest(def *mcp.Tool) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// canonical turns v into plain JSON values (maps, slices, json.Number,
+// canonical turns v into plain JSON values (maps, slices, float64,
 // strings, bools, nil) that encode with sorted keys. A value that cannot be
 // encoded is represented by a marker string, so it still has a stable digest.
 func canonical(v any) any {
@@ -51,10 +52,8 @@ func canonical(v any) any {
 		}
 		raw = b
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var out any
-	if err := dec.Decode(&out); err != nil {
+	if err := json.Unmarshal(raw, &out); err != nil {
 		return "invalid JSON: " + string(raw)
 	}
 	return out
