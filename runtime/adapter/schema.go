@@ -19,9 +19,11 @@ const arenaChunk = 256 << 10
 // packs results into shared blocks, so a catalog of many tools costs few
 // allocations. Not safe for concurrent use.
 type schemaEncoder struct {
-	buf   bytes.Buffer
-	enc   *json.Encoder
-	arena []byte
+	scratch []byte
+	keys    [][]string
+	buf     bytes.Buffer
+	enc     *json.Encoder
+	arena   []byte
 }
 
 // schema returns the JSON of an input schema the server sent, or the
@@ -62,16 +64,23 @@ func (e *schemaEncoder) schema(in any, limit int) (json.RawMessage, string) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return fallbackSchema, "inputSchema is not a JSON object"
 	}
-	var probe struct {
-		Type any `json:"type"`
-	}
-	if err := json.Unmarshal(raw, &probe); err != nil {
+	if !json.Valid(raw) {
+		var v any
+		err := json.Unmarshal(raw, &v)
 		return fallbackSchema, fmt.Sprintf("inputSchema is not valid JSON: %v", err)
 	}
-	if note := typeNote(probe.Type, probe.Type != nil); note != "" {
-		return fallbackSchema, note
+	typ := topLevelType(raw)
+	if string(typ) == `"object"` {
+		return raw, ""
 	}
-	return raw, ""
+	var v any
+	if typ != nil && json.Unmarshal(typ, &v) == nil {
+		if note := typeNote(v, true); note != "" {
+			return fallbackSchema, note
+		}
+		return raw, "" // "object" spelled with escapes
+	}
+	return fallbackSchema, typeNote(nil, false)
 }
 
 // typeNote explains why a schema's "type" is not "object", or returns "".
@@ -98,15 +107,20 @@ func truncateNote(b []byte) string {
 // encode encodes v without HTML escaping into the arena, failing when the
 // result exceeds limit bytes.
 func (e *schemaEncoder) encode(v any, limit int) (json.RawMessage, error) {
-	if e.enc == nil {
-		e.enc = json.NewEncoder(&e.buf)
-		e.enc.SetEscapeHTML(false)
+	b, ok := appendJSON(e.scratch[:0], v, &e.keys, 0)
+	e.scratch = b[:0]
+	if !ok {
+		// Not a plain decoded value: let encoding/json handle it.
+		if e.enc == nil {
+			e.enc = json.NewEncoder(&e.buf)
+			e.enc.SetEscapeHTML(false)
+		}
+		e.buf.Reset()
+		if err := e.enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("inputSchema cannot be encoded: %v", err)
+		}
+		b = bytes.TrimSpace(e.buf.Bytes())
 	}
-	e.buf.Reset()
-	if err := e.enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("inputSchema cannot be encoded: %v", err)
-	}
-	b := bytes.TrimSpace(e.buf.Bytes())
 	if len(b) > limit {
 		return nil, fmt.Errorf("inputSchema is %d bytes, over the %d-byte limit", len(b), limit)
 	}

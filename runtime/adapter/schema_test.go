@@ -75,6 +75,21 @@ func TestSchemaFromRealServer(t *testing.T) {
 	}
 }
 
+func TestSchemaTypeSpellings(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"object"}`,
+		` { "type" : "object" } `,
+		`{"t\u0079pe":"obj\u0065ct"}`,
+		`{"x":{"type":"array","a":[1,{"b":"]}"}]},"type":"object"}`,
+		`{"type":"array","type":"object"}`,
+	} {
+		tool := newWithSchema(t, json.RawMessage(raw), Options{})
+		if tool.SchemaNote() != "" || string(tool.Schema()) != strings.TrimSpace(raw) {
+			t.Errorf("%s: note %q, schema %s", raw, tool.SchemaNote(), tool.Schema())
+		}
+	}
+}
+
 func TestSchemaSizeLimit(t *testing.T) {
 	// pad builds an object schema of exactly n bytes.
 	pad := func(n int) json.RawMessage {
@@ -118,6 +133,9 @@ func TestSchemaFallbacks(t *testing.T) {
 		{json.RawMessage(`{"properties":{}}`), `no "type":"object"`},
 		{json.RawMessage(`{"type":null}`), `no "type":"object"`},
 		{map[string]any{"type": "string"}, `"type":"string", not "object"`},
+		{json.RawMessage(`{"properties":{"type":"object"},"items":[{"type":"object"}]}`), `no "type":"object"`},
+		{json.RawMessage(`{"type":"object","type":"array"}`), `"type":"array"`},
+		{json.RawMessage(`{"a":"}\"{","type" : "string"}`), `"type":"string"`},
 		{map[string]any{"properties": map[string]any{}}, `no "type":"object"`},
 		{map[string]any{"type": "object", "bad": func() {}}, "cannot be encoded"},
 	} {
