@@ -1,0 +1,169 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serverCaller calls the tools of one server through the manager, so that
+// every adapter call gets the server's filters, timeout and health check.
+type serverCaller struct {
+	m  *Manager
+	id string
+}
+
+func (c serverCaller) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	return c.m.CallTool(ctx, c.id, name, args)
+}
+
+// Catalog adapts the tools of every ready server into one snapshot for a
+// run. Servers that are not ready contribute nothing; local names are kept
+// free of collisions. Problems (skipped tools, renamed tools) are returned
+// alongside, each naming its server.
+func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapshot, []string) {
+	var cats []*adapter.Catalog
+	var problems []string
+	for _, st := range m.List() {
+		if st.State != StateReady {
+			continue
+		}
+		tools, err := m.Tools(st.ID)
+		if err != nil {
+			continue // went away since List
+		}
+		// Manager.Tools has already applied include/exclude filters.
+		cat, err := adapter.BuildCatalog(st.ID, tools, serverCaller{m, st.ID}, nil, opts)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		problems = append(problems, cat.Problems...)
+		cats = append(cats, cat)
+	}
+	snap := adapter.NewSnapshot(cats, local)
+	for _, r := range snap.Renamed {
+		problems = append(problems, "renamed: "+r)
+	}
+	return snap, problems
+}
+
+// AgentOptions configure an [Agent].
+type AgentOptions struct {
+	// Manager supplies the servers and their tools. Required.
+	Manager *Manager
+	// Gate decides every MCP tool call. Required: there is no ungated way
+	// to call an MCP tool.
+	Gate *permission.Gate
+	// Adapter limits schemas and results.
+	Adapter adapter.Options
+	// Local returns tools that are not MCP tools of a server (resources,
+	// prompts, skills, the embedder's own), built afresh for each run. They
+	// must gate themselves where they reach a server.
+	Local func(ctx context.Context) []core.Tool
+	// MaxSteps bounds model calls per run; 0 means core.DefaultMaxSteps.
+	MaxSteps int
+}
+
+// An Agent runs agent turns over the manager's servers: every run gets a
+// snapshot of the ready servers' tools as gated adapters, so a catalog that
+// changes during a run applies to the next one.
+type Agent struct {
+	opts AgentOptions
+}
+
+// NewAgent checks opts and returns an agent.
+func NewAgent(opts AgentOptions) (*Agent, error) {
+	if opts.Manager == nil {
+		return nil, errors.New("runtime: agent: nil Manager")
+	}
+	if opts.Gate == nil {
+		return nil, errors.New("runtime: agent: nil Gate")
+	}
+	return &Agent{opts: opts}, nil
+}
+
+// Tools returns the tools a run started now would see: the adapted tools
+// of the ready servers and the local tools.
+func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []string) {
+	var local []core.Tool
+	if a.opts.Local != nil {
+		local = a.opts.Local(ctx)
+	}
+	names := make([]string, len(local))
+	for i, t := range local {
+		names[i] = t.Name()
+	}
+	snap, problems := a.opts.Manager.Catalog(a.opts.Adapter, names)
+	return snap, append(snap.CoreTools(), local...), problems
+}
+
+// RunRequest is one agent turn.
+type RunRequest struct {
+	// Provider is the model.
+	Provider core.Provider
+	// Messages is the conversation, ending with the new user message.
+	Messages []core.Message
+	// OnEvent receives the run's events in order (see core.RunOptions).
+	OnEvent func(core.Event)
+}
+
+// Run runs one turn: the model sees the tool snapshot taken now, and every
+// MCP tool call passes the gate before it reaches its server.
+func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
+	_, tools, _ := a.Tools(ctx)
+	return core.Run(ctx, core.RunOptions{
+		Provider:   req.Provider,
+		Messages:   req.Messages,
+		Tools:      tools,
+		Permission: a.opts.Gate.Hook(),
+		OnEvent:    req.OnEvent,
+		MaxSteps:   a.opts.MaxSteps,
+	})
+}
+
+// ErrDenied is returned (wrapped) by [Agent.CallTool] when the gate refuses
+// a call.
+var ErrDenied = errors.New("call denied")
+
+// CallTool calls one MCP tool directly, outside a model turn, still behind
+// the gate. tool is the server's own name for it. The verdict says who
+// decided; a denied call returns an error matching ErrDenied.
+func (a *Agent) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*core.Result, permission.Verdict, error) {
+	tools, err := a.opts.Manager.Tools(server)
+	if err != nil {
+		return nil, permission.Verdict{}, err
+	}
+	var def *mcp.Tool
+	for _, t := range tools {
+		if t.Name == tool {
+			def = t
+			break
+		}
+	}
+	if def == nil {
+		return nil, permission.Verdict{}, fmt.Errorf("server %q has no tool %q (after include_tools/exclude_tools)", server, tool)
+	}
+	t, err := adapter.New(server, def, serverCaller{a.opts.Manager, server}, a.opts.Adapter)
+	if err != nil {
+		return nil, permission.Verdict{}, err
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	v, err := a.opts.Gate.Check(ctx, t, args)
+	if err != nil {
+		return nil, v, err
+	}
+	if !v.Allow {
+		return nil, v, fmt.Errorf("server %q tool %q: %w by %s: %s", server, tool, ErrDenied, v.By, v.Reason)
+	}
+	res, err := t.Call(ctx, args)
+	return res, v, err
+}
