@@ -1,0 +1,325 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// DefaultMaxLineBytes bounds one incoming line. A longer line is discarded
+// and answered with CodeInvalidRequest; the connection keeps going.
+const DefaultMaxLineBytes = 8 << 20
+
+// A Handler answers the requests and notifications that arrive on a
+// [Conn]. For a notification the result is ignored. An error of type
+// *Error goes to the peer as it is; any other error becomes CodeFailed with
+// the error's text.
+type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
+
+// ConnOptions configure a [Conn].
+type ConnOptions struct {
+	// MaxLineBytes bounds an incoming line; 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+	// Logger receives protocol problems (malformed lines, unknown response
+	// ids) and, at debug level, every message. Nil discards them.
+	Logger *slog.Logger
+}
+
+// A Conn is one end of a line-delimited JSON-RPC 2.0 connection. Incoming
+// requests run concurrently, each on its own goroutine; incoming
+// notifications are handled one at a time, in the order they arrived, so a
+// UI sees mcp.status changes in order. Writes are serialized: each message
+// is one line.
+type Conn struct {
+	r       io.Reader
+	w       io.Writer
+	handler Handler
+	opts    ConnOptions
+
+	wmu sync.Mutex
+
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	pending map[int64]chan *jsonrpc.Response
+	closed  bool
+	done    chan struct{}
+	err     error
+
+	notes chan *jsonrpc.Request
+}
+
+// NewConn returns a connection reading from r and writing to w. Call
+// [Conn.Run] to start reading.
+func NewConn(r io.Reader, w io.Writer, h Handler, opts ConnOptions) *Conn {
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if h == nil {
+		h = func(context.Context, string, json.RawMessage) (any, error) {
+			return nil, Errorf(CodeMethodNotFound, "no methods")
+		}
+	}
+	return &Conn{
+		r: r, w: w, handler: h, opts: opts,
+		pending: make(map[int64]chan *jsonrpc.Response),
+		done:    make(chan struct{}),
+		notes:   make(chan *jsonrpc.Request, 256),
+	}
+}
+
+// Done is closed when the connection has stopped reading (end of input or
+// a read error).
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Run reads and dispatches messages until the input ends, a read fails or
+// ctx is done. Handlers get a context that is cancelled when Run returns.
+// Calls still waiting for an answer then fail.
+func (c *Conn) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for req := range c.notes {
+			if _, err := c.handler(ctx, req.Method, req.Params); err != nil {
+				c.opts.Logger.Debug("notification handler failed", "method", req.Method, "error", err)
+			}
+		}
+	}()
+	err := c.read(ctx)
+	close(c.notes)
+	c.mu.Lock()
+	c.closed = true
+	c.err = err
+	for id, ch := range c.pending {
+		close(ch)
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	close(c.done)
+	cancel()
+	wg.Wait()
+	return err
+}
+
+func (c *Conn) read(ctx context.Context) error {
+	br := bufio.NewReaderSize(c.r, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, c.opts.MaxLineBytes)
+		if tooLong {
+			c.opts.Logger.Warn("discarded an incoming line over the size limit", "limit", c.opts.MaxLineBytes)
+			c.reply(jsonrpc.ID{}, nil, Errorf(CodeInvalidRequest, "line longer than %d bytes discarded", c.opts.MaxLineBytes))
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			c.dispatch(ctx, line)
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("protocol: read: %w", err)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// readLine returns the next line without its newline. A line over max
+// bytes is consumed and reported as tooLong, with no data.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+1 { // +1: the newline
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if tooLong {
+			return nil, true, err
+		}
+		return bytes.TrimSuffix(buf, []byte("\n")), false, err
+	}
+}
+
+func (c *Conn) dispatch(ctx context.Context, line []byte) {
+	c.opts.Logger.Debug("recv", "msg", string(line))
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		code := int64(CodeInvalidRequest)
+		if !json.Valid(line) {
+			code = CodeParseError
+		}
+		id := salvageID(line)
+		c.opts.Logger.Warn("malformed message", "error", err)
+		c.reply(id, nil, Errorf(code, "malformed message: %v", err))
+		return
+	}
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		c.deliver(m)
+	case *jsonrpc.Request:
+		if !m.IsCall() {
+			select {
+			case c.notes <- m:
+			case <-ctx.Done():
+			}
+			return
+		}
+		go func() {
+			res, err := c.handler(ctx, m.Method, m.Params)
+			c.reply(m.ID, res, err)
+		}()
+	}
+}
+
+// salvageID returns the id of a message that failed to decode, where it
+// can be read, so that the peer can match the error to its request.
+func salvageID(line []byte) jsonrpc.ID {
+	var probe struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) != nil {
+		return jsonrpc.ID{}
+	}
+	id, err := jsonrpc.MakeID(probe.ID)
+	if err != nil {
+		return jsonrpc.ID{}
+	}
+	return id
+}
+
+func (c *Conn) deliver(r *jsonrpc.Response) {
+	n, ok := r.ID.Raw().(int64)
+	c.mu.Lock()
+	ch, found := c.pending[n]
+	if found {
+		delete(c.pending, n)
+	}
+	c.mu.Unlock()
+	if !ok || !found {
+		c.opts.Logger.Warn("response to no pending call", "id", r.ID.Raw())
+		return
+	}
+	ch <- r
+}
+
+func (c *Conn) reply(id jsonrpc.ID, result any, err error) {
+	resp := &jsonrpc.Response{ID: id}
+	if err != nil {
+		var werr *Error
+		if !errors.As(err, &werr) {
+			werr = &Error{Code: CodeFailed, Message: err.Error()}
+		}
+		resp.Error = werr
+	} else {
+		if result == nil {
+			result = Empty{}
+		}
+		raw, merr := json.Marshal(result)
+		if merr != nil {
+			resp.Error = Errorf(CodeInternalError, "encode result: %v", merr)
+		} else {
+			resp.Result = raw
+		}
+	}
+	if werr := c.write(resp); werr != nil {
+		c.opts.Logger.Warn("write failed", "error", werr)
+	}
+}
+
+func (c *Conn) write(msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("protocol: encode: %w", err)
+	}
+	c.opts.Logger.Debug("send", "msg", string(data))
+	data = append(data, '\n')
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.w.Write(data); err != nil {
+		return fmt.Errorf("protocol: write: %w", err)
+	}
+	return nil
+}
+
+// ErrClosed is returned by calls on a connection whose input has ended.
+var ErrClosed = errors.New("protocol: connection closed")
+
+// Call sends a request and decodes the answer into result (which may be
+// nil). It returns the peer's *Error as it is, ErrClosed when the
+// connection ends first, or ctx's error.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("protocol: %s: encode params: %w", method, err)
+	}
+	n := c.nextID.Add(1)
+	ch := make(chan *jsonrpc.Response, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return fmt.Errorf("%s: %w", method, ErrClosed)
+	}
+	c.pending[n] = ch
+	c.mu.Unlock()
+	forget := func() {
+		c.mu.Lock()
+		delete(c.pending, n)
+		c.mu.Unlock()
+	}
+	id, _ := jsonrpc.MakeID(float64(n))
+	if err := c.write(&jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
+		forget()
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		forget()
+		return ctx.Err()
+	case resp, ok := <-ch:
+		if !ok {
+			return fmt.Errorf("%s: %w", method, ErrClosed)
+		}
+		if resp.Error != nil {
+			var werr *Error
+			if errors.As(resp.Error, &werr) {
+				return werr
+			}
+			return fmt.Errorf("%s: %w", method, resp.Error)
+		}
+		if result == nil {
+			return nil
+		}
+		if err := json.Unmarshal(resp.Result, result); err != nil {
+			return fmt.Errorf("protocol: %s: decode result: %w", method, err)
+		}
+		return nil
+	}
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(method string, params any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("protocol: %s: encode params: %w", method, err)
+	}
+	return c.write(&jsonrpc.Request{Method: method, Params: raw})
+}

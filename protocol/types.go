@@ -1,0 +1,444 @@
+package protocol
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Empty is the params or result of a method that carries nothing.
+type Empty struct{}
+
+// Implementation names a program and its version.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// UICapabilities say what the UI can do for the runtime. The runtime never
+// sends a request the UI did not declare: without confirm, tool calls follow
+// the non-interactive policy (deny) and logins need the terminal or a
+// pasted URL; without prompt, paste-back is unavailable; without open_url
+// the runtime opens the system browser itself after the UI's consent; without
+// elicit, servers' elicitation requests are declined.
+type UICapabilities struct {
+	Confirm bool `json:"confirm,omitempty"`
+	Prompt  bool `json:"prompt,omitempty"`
+	OpenURL bool `json:"open_url,omitempty"`
+	Elicit  bool `json:"elicit,omitempty"`
+}
+
+// RuntimeCapabilities say what the runtime offers the UI.
+type RuntimeCapabilities struct {
+	// Runs is true when a model is configured, so run.start works.
+	Runs bool `json:"runs"`
+	// Model names the configured model ("scripted" for the demo script).
+	Model string `json:"model,omitempty"`
+	// Login is true: mcp.login and mcp.logout are available.
+	Login bool `json:"login"`
+}
+
+// InitializeParams open the session. It must be the first request.
+type InitializeParams struct {
+	// ProtocolVersion is the version the UI speaks.
+	ProtocolVersion string         `json:"protocol_version"`
+	ClientInfo      Implementation `json:"client_info"`
+	Capabilities    UICapabilities `json:"capabilities"`
+}
+
+// InitializeResult answers initialize.
+type InitializeResult struct {
+	// ProtocolVersion is the version the runtime speaks ([Version]).
+	ProtocolVersion string              `json:"protocol_version"`
+	ServerInfo      Implementation      `json:"server_info"`
+	Capabilities    RuntimeCapabilities `json:"capabilities"`
+	// Servers is the status of every configured server at the time of the
+	// answer; mcp.status notifications follow every change.
+	Servers []ServerStatus `json:"servers"`
+	// ConfigFiles are the configuration files the runtime read.
+	ConfigFiles []string `json:"config_files,omitempty"`
+	// Problems lists configuration problems (each names file, server and
+	// field), also for servers that therefore did not start.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Server states.
+const (
+	StateDisabled     = "disabled"
+	StateConnecting   = "connecting"
+	StateAuthRequired = "auth_required"
+	StateReady        = "ready"
+	StateError        = "error"
+)
+
+// ServerStatus is a snapshot of one MCP server. It never holds a secret.
+type ServerStatus struct {
+	ID string `json:"id"`
+	// Transport is http, sse or stdio.
+	Transport string `json:"transport"`
+	// Source is the config layer the server comes from: global, project or
+	// env.
+	Source  string `json:"source,omitempty"`
+	Enabled bool   `json:"enabled"`
+	// State is one of the State* constants.
+	State string `json:"state"`
+	// Tools counts the server's tools after include/exclude filters.
+	Tools           int    `json:"tools"`
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	ServerName      string `json:"server_name,omitempty"`
+	ServerVersion   string `json:"server_version,omitempty"`
+	SessionID       string `json:"session_id,omitempty"`
+	LastError       string `json:"last_error,omitempty"`
+	// LastConnectedAt is the time of the last successful handshake.
+	LastConnectedAt time.Time `json:"last_connected_at,omitzero"`
+	// NextRetryAt is when the next connect is due after a failure.
+	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
+	// Auth describes the server's authorization, for OAuth servers.
+	Auth *AuthStatus `json:"auth,omitempty"`
+}
+
+// AuthStatus describes a server's OAuth state. It never holds a token.
+type AuthStatus struct {
+	// LoggedIn reports a usable token (or refresh token).
+	LoggedIn bool `json:"logged_in"`
+	// ValidUntil is when the current access token expires.
+	ValidUntil time.Time `json:"valid_until,omitzero"`
+	// Detail is a sentence for people: "not logged in", "token valid until
+	// …", "refresh failed: …", "resource mismatch: …", "registration
+	// rejected: …".
+	Detail string `json:"detail,omitempty"`
+	// Storage names where tokens are kept (keyring, file path, memory),
+	// with a warning when the keyring was unavailable.
+	Storage string `json:"storage,omitempty"`
+}
+
+// MCPListResult answers mcp.list (params: Empty) at once, from a snapshot.
+type MCPListResult struct {
+	Servers []ServerStatus `json:"servers"`
+}
+
+// ServerParams name one server.
+type ServerParams struct {
+	ID string `json:"id"`
+}
+
+// ServerResult is the server's status after the request.
+type ServerResult struct {
+	Server ServerStatus `json:"server"`
+}
+
+// ServerDetail is what mcp.get adds to a status.
+type ServerDetail struct {
+	ServerStatus
+	// Stderr is the kept tail of a stdio server's stderr.
+	Stderr string `json:"stderr,omitempty"`
+	// URL is an http/sse server's endpoint; Command a stdio server's
+	// command line (argument values that come from ${VAR} are not shown).
+	URL     string `json:"url,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Tools lists the server's tools.
+	ToolList []ToolInfo `json:"tool_list"`
+}
+
+// MCPGetResult answers mcp.get.
+type MCPGetResult struct {
+	Server ServerDetail `json:"server"`
+}
+
+// LoginParams start a login (mcp.login); the answer comes when the login
+// has finished, failed or was cancelled.
+type LoginParams struct {
+	ID string `json:"id"`
+	// NoBrowser asks for the URL to be shown and the redirect URL pasted
+	// back (ui.prompt.request), instead of opening a browser.
+	NoBrowser bool `json:"no_browser,omitempty"`
+}
+
+// LogoutParams forget a server's tokens (mcp.logout).
+type LogoutParams struct {
+	ID string `json:"id"`
+	// ForgetClient also forgets the client registration.
+	ForgetClient bool `json:"forget_client,omitempty"`
+}
+
+// ToolsListParams select the tools of one server, or of all when Server is
+// empty.
+type ToolsListParams struct {
+	Server string `json:"server,omitempty"`
+}
+
+// ToolInfo describes one tool as the model sees it.
+type ToolInfo struct {
+	// PublicName is the name the model calls: mcp_<server>_<tool>_<hash8>.
+	PublicName string `json:"public_name"`
+	// Server and Tool are the origin.
+	Server      string          `json:"server"`
+	Tool        string          `json:"tool"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	// Annotations are the server's hints, untrusted.
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+// Annotations are a tool's hints as its server claims them: never facts.
+type Annotations struct {
+	Untrusted       bool  `json:"untrusted"`
+	ReadOnlyHint    bool  `json:"read_only_hint,omitempty"`
+	DestructiveHint *bool `json:"destructive_hint,omitempty"`
+	IdempotentHint  bool  `json:"idempotent_hint,omitempty"`
+	OpenWorldHint   *bool `json:"open_world_hint,omitempty"`
+}
+
+// ToolsListResult answers tools.list.
+type ToolsListResult struct {
+	Tools []ToolInfo `json:"tools"`
+	// Problems lists tools that were skipped or renamed.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// ToolCallParams call one tool directly (tool.call); the call passes the
+// permission gate like a model's call.
+type ToolCallParams struct {
+	Server    string          `json:"server"`
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// ToolCallResult answers tool.call.
+type ToolCallResult struct {
+	Result ToolResult `json:"result"`
+	// DecidedBy says what allowed the call: "allow rule", "user", …
+	DecidedBy string `json:"decided_by"`
+}
+
+// ToolResult is a tool's result.
+type ToolResult struct {
+	Content    []Content       `json:"content"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+	IsError    bool            `json:"is_error,omitempty"`
+}
+
+// Content is one block of a tool result: text, image, audio,
+// resource_link or resource.
+type Content struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	Data     []byte `json:"data,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Title    string `json:"title,omitempty"`
+}
+
+// RunStartParams start an agent turn (run.start). The answer comes at once
+// with the run id; the run reports through agent.event and run.status.
+type RunStartParams struct {
+	// Prompt is the user's message.
+	Prompt string `json:"prompt"`
+	// Conversation continues an earlier conversation (the id a previous
+	// run.start returned); empty starts a new one.
+	Conversation string `json:"conversation,omitempty"`
+}
+
+// RunStartResult answers run.start.
+type RunStartResult struct {
+	RunID        string `json:"run_id"`
+	Conversation string `json:"conversation"`
+}
+
+// RunCancelParams cancel a run (run.cancel). In-flight tool calls are
+// cancelled on their servers (notifications/cancelled) and the run ends with
+// status cancelled.
+type RunCancelParams struct {
+	RunID string `json:"run_id"`
+}
+
+// Run statuses.
+const (
+	RunRunning   = "running"
+	RunCompleted = "completed"
+	RunCancelled = "cancelled"
+	RunFailed    = "failed"
+	RunStepLimit = "step_limit"
+)
+
+// RunStatusParams report a run's status (notification run.status): running
+// first, then exactly one final status.
+type RunStatusParams struct {
+	RunID  string `json:"run_id"`
+	Status string `json:"status"`
+	// Text is the final answer of a completed run.
+	Text string `json:"text,omitempty"`
+	// Error says why a run failed.
+	Error string `json:"error,omitempty"`
+	Steps int    `json:"steps,omitempty"`
+}
+
+// Agent event types.
+const (
+	EventTextDelta  = "text_delta"
+	EventToolCall   = "tool_call"
+	EventPermission = "permission"
+	EventToolResult = "tool_result"
+	EventFinal      = "final"
+	EventError      = "error"
+)
+
+// AgentEventParams carry one event of a run (notification agent.event).
+type AgentEventParams struct {
+	RunID string `json:"run_id"`
+	// Type is one of the Event* constants.
+	Type string `json:"type"`
+	Step int    `json:"step"`
+	// Text is the piece of text (text_delta) or the final answer (final).
+	Text string `json:"text,omitempty"`
+	// Call is the tool call of tool_call, permission and tool_result.
+	Call *ToolCallInfo `json:"call,omitempty"`
+	// Phase (asked or decided) and Decision (allow, deny,
+	// deny_with_reason) describe a permission event.
+	Phase    string `json:"phase,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Result is the result of tool_result.
+	Result *ToolResult `json:"result,omitempty"`
+	// Error is the message of an error event.
+	Error string `json:"error,omitempty"`
+}
+
+// ToolCallInfo is a model's tool call with its origin.
+type ToolCallInfo struct {
+	ID         string          `json:"id"`
+	PublicName string          `json:"public_name"`
+	Server     string          `json:"server,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+}
+
+// Confirm kinds.
+const (
+	ConfirmKindToolCall = "tool_call"
+	LoginConfirm        = "login"
+)
+
+// Tool-call confirm answers (ConfirmResult.Answer).
+const (
+	AnswerAllowOnce      = "allow_once"
+	AnswerAlwaysTool     = "always_tool"
+	AnswerAlwaysServer   = "always_server"
+	AnswerDeny           = "deny"
+	AnswerDenyWithReason = "deny_with_reason"
+	// AnswerYes and AnswerNo answer a login confirm.
+	AnswerYes = "yes"
+	AnswerNo  = "no"
+)
+
+// ConfirmParams ask the user a question (ui.confirm.request). The runtime
+// stops waiting after TimeoutMS and treats silence as a deny.
+type ConfirmParams struct {
+	// Kind is tool_call or login.
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Message string `json:"message"`
+	// Options are the answers the UI offers, in order.
+	Options []string `json:"options"`
+	// Tool details a tool_call confirm.
+	Tool *ConfirmTool `json:"tool,omitempty"`
+	// Login details a login confirm.
+	Login     *ConfirmLogin `json:"login,omitempty"`
+	TimeoutMS int64         `json:"timeout_ms"`
+}
+
+// ConfirmTool is what the user needs to decide about a tool call.
+type ConfirmTool struct {
+	Server     string `json:"server"`
+	Tool       string `json:"tool"`
+	PublicName string `json:"public_name,omitempty"`
+	Title      string `json:"title,omitempty"`
+	// Arguments are pretty-printed and bounded.
+	Arguments          string `json:"arguments"`
+	ArgumentsTruncated bool   `json:"arguments_truncated,omitempty"`
+	// Annotations are the server's claims, untrusted.
+	Annotations *Annotations `json:"annotations,omitempty"`
+	// Changed: the tool was always allowed, but its definition changed.
+	Changed bool `json:"changed,omitempty"`
+}
+
+// ConfirmLogin is what the user needs to decide about a login.
+type ConfirmLogin struct {
+	Server string `json:"server"`
+	// Issuer is the authorization server.
+	Issuer string `json:"issuer,omitempty"`
+	// URL is the authorization URL that will open.
+	URL string `json:"url"`
+}
+
+// ConfirmResult answers ui.confirm.request.
+type ConfirmResult struct {
+	// Answer is one of the request's Options.
+	Answer string `json:"answer"`
+	// Reason goes with deny_with_reason; the model sees it.
+	Reason string `json:"reason,omitempty"`
+}
+
+// PromptParams ask the user for a line of text (ui.prompt.request), such as
+// the redirect URL of a login finished in a browser elsewhere.
+type PromptParams struct {
+	Title   string `json:"title"`
+	Message string `json:"message"`
+	// URL is shown for the user to open, when the prompt is a paste-back.
+	URL       string `json:"url,omitempty"`
+	TimeoutMS int64  `json:"timeout_ms"`
+}
+
+// PromptResult answers ui.prompt.request.
+type PromptResult struct {
+	Value     string `json:"value"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+}
+
+// OpenURLParams ask a UI that declared open_url to open a URL
+// (ui.open_url.request), after the user consented.
+type OpenURLParams struct {
+	URL    string `json:"url"`
+	Server string `json:"server,omitempty"`
+	// Purpose is "login".
+	Purpose string `json:"purpose,omitempty"`
+}
+
+// OpenURLResult answers ui.open_url.request.
+type OpenURLResult struct {
+	Opened bool `json:"opened"`
+}
+
+// ElicitParams pass a server's elicitation request to the UI
+// (ui.elicit.request).
+type ElicitParams struct {
+	Server          string          `json:"server"`
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requested_schema,omitempty"`
+	// URL is set for URL-mode elicitation.
+	URL       string `json:"url,omitempty"`
+	TimeoutMS int64  `json:"timeout_ms"`
+}
+
+// ElicitResult answers ui.elicit.request: accept (with content), decline
+// or cancel.
+type ElicitResult struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// MCPStatusParams report a server's new status (notification mcp.status).
+type MCPStatusParams struct {
+	Server ServerStatus `json:"server"`
+	// Removed reports that the server left the configuration.
+	Removed bool `json:"removed,omitempty"`
+}
+
+// LogParams carry a log line for the UI (notification log).
+type LogParams struct {
+	// Level is debug, info, warn or error.
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Server  string `json:"server,omitempty"`
+}
