@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -32,7 +33,27 @@ type ConnOptions struct {
 	// Logger receives protocol problems (malformed lines, unknown response
 	// ids) and, at debug level, every message. Nil discards them.
 	Logger *slog.Logger
+	// AfterReply, when set, is called after the answer to a request has
+	// been written, with the request's method. A server uses it to stop
+	// after answering shutdown.
+	AfterReply func(method string)
+	// Admit, when set, is asked on the reading goroutine, in arrival order,
+	// whether a request may be handled; its error is the answer otherwise.
+	// A server uses it to refuse requests that arrive before initialize.
+	Admit func(method string) error
+	// Inline lists methods whose requests are handled on the reading
+	// goroutine: nothing after them is read until they are answered. A
+	// server lists initialize, so that a UI may send requests right behind
+	// it without waiting.
+	Inline []string
+	// DrainTimeout bounds how long Run waits, once the input has ended, for
+	// requests still being handled to be answered before it cancels them;
+	// zero means DefaultDrainTimeout.
+	DrainTimeout time.Duration
 }
+
+// DefaultDrainTimeout is the default of ConnOptions.DrainTimeout.
+const DefaultDrainTimeout = 5 * time.Second
 
 // A Conn is one end of a line-delimited JSON-RPC 2.0 connection. Incoming
 // requests run concurrently, each on its own goroutine; incoming
@@ -54,7 +75,8 @@ type Conn struct {
 	done    chan struct{}
 	err     error
 
-	notes chan *jsonrpc.Request
+	notes    chan *jsonrpc.Request
+	inflight sync.WaitGroup
 }
 
 // NewConn returns a connection reading from r and writing to w. Call
@@ -100,6 +122,17 @@ func (c *Conn) Run(ctx context.Context) error {
 	}()
 	err := c.read(ctx)
 	close(c.notes)
+	// Requests already read are still answered, for a while.
+	drained := make(chan struct{})
+	go func() { c.inflight.Wait(); close(drained) }()
+	d := c.opts.DrainTimeout
+	if d <= 0 {
+		d = DefaultDrainTimeout
+	}
+	select {
+	case <-drained:
+	case <-time.After(d):
+	}
 	c.mu.Lock()
 	c.closed = true
 	c.err = err
@@ -183,10 +216,28 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 			}
 			return
 		}
-		go func() {
+		if c.opts.Admit != nil {
+			if err := c.opts.Admit(m.Method); err != nil {
+				c.reply(m.ID, nil, err)
+				return
+			}
+		}
+		c.inflight.Add(1)
+		handle := func() {
+			defer c.inflight.Done()
 			res, err := c.handler(ctx, m.Method, m.Params)
 			c.reply(m.ID, res, err)
-		}()
+			if c.opts.AfterReply != nil {
+				c.opts.AfterReply(m.Method)
+			}
+		}
+		for _, in := range c.opts.Inline {
+			if in == m.Method {
+				handle()
+				return
+			}
+		}
+		go handle()
 	}
 }
 
@@ -221,8 +272,18 @@ func (c *Conn) deliver(r *jsonrpc.Response) {
 	ch <- r
 }
 
+// wireResponse is a response as written: unlike the SDK's encoder it keeps
+// "id": null on errors about messages whose id could not be read, as
+// JSON-RPC 2.0 requires.
+type wireResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      any             `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
 func (c *Conn) reply(id jsonrpc.ID, result any, err error) {
-	resp := &jsonrpc.Response{ID: id}
+	resp := wireResponse{JSONRPC: "2.0", ID: id.Raw()}
 	if err != nil {
 		var werr *Error
 		if !errors.As(err, &werr) {
@@ -240,7 +301,12 @@ func (c *Conn) reply(id jsonrpc.ID, result any, err error) {
 			resp.Result = raw
 		}
 	}
-	if werr := c.write(resp); werr != nil {
+	data, merr := json.Marshal(resp)
+	if merr != nil {
+		c.opts.Logger.Error("encode response", "error", merr)
+		return
+	}
+	if werr := c.writeLine(data); werr != nil {
 		c.opts.Logger.Warn("write failed", "error", werr)
 	}
 }
@@ -250,6 +316,10 @@ func (c *Conn) write(msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("protocol: encode: %w", err)
 	}
+	return c.writeLine(data)
+}
+
+func (c *Conn) writeLine(data []byte) error {
 	c.opts.Logger.Debug("send", "msg", string(data))
 	data = append(data, '\n')
 	c.wmu.Lock()

@@ -112,12 +112,18 @@ type RunRequest struct {
 	Messages []core.Message
 	// OnEvent receives the run's events in order (see core.RunOptions).
 	OnEvent func(core.Event)
+	// OnTools, when set, receives the run's tool snapshot before the run
+	// starts, for resolving public names in events to their origin.
+	OnTools func(snap *adapter.Snapshot, problems []string)
 }
 
 // Run runs one turn: the model sees the tool snapshot taken now, and every
 // MCP tool call passes the gate before it reaches its server.
 func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
-	_, tools, _ := a.Tools(ctx)
+	snap, tools, problems := a.Tools(ctx)
+	if req.OnTools != nil {
+		req.OnTools(snap, problems)
+	}
 	return core.Run(ctx, core.RunOptions{
 		Provider:   req.Provider,
 		Messages:   req.Messages,

@@ -21,6 +21,7 @@ const (
 const usage = `host — an OAuth-first MCP host runtime
 
 Usage:
+  host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
   host help                          this text
 
@@ -56,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdin, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "host: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/core/openai"
+	"github.com/mcp-host/mcp-host/core/scripted"
+	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+)
+
+// version is the runtime's version, reported in initialize.
+var version = "0.1.0-dev"
+
+// modelFlags select the model behind run.start; shared by serve, chat and
+// demo.
+type modelFlags struct {
+	model, baseURL, apiKeyEnv, script string
+}
+
+func (mf *modelFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&mf.model, "model", os.Getenv("MCP_HOST_MODEL"), "model name for an OpenAI-compatible chat completions API ($MCP_HOST_MODEL)")
+	fs.StringVar(&mf.baseURL, "base-url", os.Getenv("MCP_HOST_BASE_URL"), "API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama ($MCP_HOST_BASE_URL; default OpenAI)")
+	fs.StringVar(&mf.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY when set)")
+	fs.StringVar(&mf.script, "script", "", "play a scripted model from a JSON file of steps instead of calling a model")
+}
+
+// provider builds the model; nil when none is configured.
+func (mf *modelFlags) provider() (core.Provider, string, error) {
+	switch {
+	case mf.script != "" && mf.model != "":
+		return nil, "", fmt.Errorf("--script and --model are exclusive")
+	case mf.script != "":
+		data, err := os.ReadFile(mf.script)
+		if err != nil {
+			return nil, "", fmt.Errorf("--script: %w", err)
+		}
+		steps, err := scripted.Parse(data)
+		if err != nil {
+			return nil, "", fmt.Errorf("--script %s: %w", mf.script, err)
+		}
+		return scripted.New(steps...), "scripted (" + filepath.Base(mf.script) + ")", nil
+	case mf.model != "":
+		keyEnv := mf.apiKeyEnv
+		if keyEnv == "" && os.Getenv("OPENAI_API_KEY") != "" {
+			keyEnv = "OPENAI_API_KEY"
+		}
+		p, err := openai.New(openai.Options{BaseURL: mf.baseURL, Model: mf.model, APIKeyEnv: keyEnv})
+		if err != nil {
+			return nil, "", fmt.Errorf("--model: %w", err)
+		}
+		return p, mf.model, nil
+	}
+	return nil, "", nil
+}
+
+// defaultPermissions is the global permissions file, next to the global
+// config.
+func defaultPermissions(globalConfig string) string {
+	return filepath.Join(filepath.Dir(globalConfig), "permissions.json")
+}
+
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("host serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var mf modelFlags
+	mf.register(fs)
+	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "log protocol traffic to stderr ($MCP_HOST_DEBUG=1)")
+	perms := fs.String("permissions", "", "file keeping \"always allow\" answers (default: permissions.json next to the global config)")
+	confirmTimeout := fs.Duration("confirm-timeout", permission.DefaultConfirmTimeout, "how long to wait for the UI to answer a confirm before denying")
+	var allow, deny multiFlag
+	fs.Var(&allow, "allow", "allow rule server/tool (globs), repeatable")
+	fs.Var(&deny, "deny", "deny rule server/tool (globs), repeatable")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	prov, model, err := mf.provider()
+	if err != nil {
+		fmt.Fprintf(stderr, "host serve: %v\n", err)
+		return exitUsage
+	}
+	allowRules, err := parseRules("--allow", allow)
+	if err != nil {
+		fmt.Fprintf(stderr, "host serve: %v\n", err)
+		return exitUsage
+	}
+	denyRules, err := parseRules("--deny", deny)
+	if err != nil {
+		fmt.Fprintf(stderr, "host serve: %v\n", err)
+		return exitUsage
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "host serve: %v\n", err)
+		return exitFailure
+	}
+	global, project := runtime.DefaultPaths(cwd)
+	if *perms == "" {
+		*perms = defaultPermissions(global)
+	}
+	level := slog.LevelInfo
+	if *debug {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = runtime.Serve(ctx, stdin, stdout, runtime.ServeOptions{
+		Config:         runtime.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
+		Manager:        runtime.ManagerOptions{MaxBackoff: 30 * time.Second},
+		Provider:       prov,
+		ModelName:      model,
+		Permissions:    *perms,
+		Allow:          allowRules,
+		Deny:           denyRules,
+		ConfirmTimeout: *confirmTimeout,
+		Version:        version,
+		Logger:         logger,
+		Debug:          *debug,
+	})
+	if err != nil {
+		logger.Error("serve ended", "error", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// parseRules reads server/tool rules.
+func parseRules(flagName string, vals []string) ([]permission.Rule, error) {
+	var out []permission.Rule
+	for _, v := range vals {
+		server, tool, ok := strings.Cut(v, "/")
+		if !ok || server == "" {
+			return nil, fmt.Errorf("%s %q: want server/tool (globs allowed, e.g. files/read_*)", flagName, v)
+		}
+		out = append(out, permission.Rule{Server: server, Tool: tool})
+	}
+	return out, nil
+}

@@ -1,0 +1,350 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+)
+
+// Defaults of ServeOptions.
+const (
+	DefaultWatchInterval = time.Second
+	DefaultShutdownGrace = 10 * time.Second
+)
+
+// ServeOptions configure [Serve].
+type ServeOptions struct {
+	// Config says where the configuration layers are. The files are watched
+	// and changes applied without a restart.
+	Config LoadOptions
+	// Manager configures the server manager; Serve sets OnStatus and Elicit
+	// itself.
+	Manager ManagerOptions
+	// Provider is the model for run.start; nil refuses runs with
+	// protocol.CodeNoModel. ModelName names it for the UI.
+	Provider  core.Provider
+	ModelName string
+	// Permissions is the file that keeps "always allow" answers; "" keeps
+	// them for this process only.
+	Permissions string
+	// Deny and Allow are permission rules.
+	Deny, Allow []permission.Rule
+	// ConfirmTimeout bounds how long a confirm waits for the UI; silence
+	// denies. Zero means permission.DefaultConfirmTimeout.
+	ConfirmTimeout time.Duration
+	// Adapter limits schemas and results handed to the model.
+	Adapter adapter.Options
+	// Local returns extra tools for each run (resources, prompts, skills).
+	Local func(ctx context.Context, m *Manager) []core.Tool
+	// Version is the runtime's version, for initialize.
+	Version string
+	// WatchInterval is how often config files are checked for changes;
+	// zero means DefaultWatchInterval, negative turns watching off.
+	WatchInterval time.Duration
+	// Logger receives the runtime's logs (stderr in `host serve`); nil
+	// discards them. Debug enables protocol traffic logging on it.
+	Logger *slog.Logger
+	Debug  bool
+	// MaxLineBytes bounds an incoming line; zero means the protocol default.
+	MaxLineBytes int
+}
+
+// Serve runs the runtime for a UI on in/out (the UI's end of the process's
+// stdin and stdout): it loads the configuration, starts every server,
+// answers the protocol until the UI sends shutdown, closes its input, or ctx
+// ends, and then closes every session and child process.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts ServeOptions) error {
+	s := newService(opts)
+	connOpts := protocol.ConnOptions{
+		MaxLineBytes: opts.MaxLineBytes,
+		Inline:       []string{protocol.MethodInitialize},
+		Admit:        s.admit,
+		AfterReply: func(method string) {
+			if method == protocol.MethodShutdown {
+				s.quitOnce.Do(func() { close(s.quit) })
+			}
+		},
+	}
+	if opts.Debug {
+		connOpts.Logger = s.log
+	} else {
+		connOpts.Logger = slog.New(levelFloor{s.log.Handler(), slog.LevelWarn})
+	}
+	s.conn = protocol.NewConn(in, out, protocol.ServerHandler(s), connOpts)
+	s.ui = protocol.NewClientCaller(s.conn)
+	go s.notifyLoop()
+	s.start()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runErr := make(chan error, 1)
+	go func() { runErr <- s.conn.Run(ctx) }()
+	if opts.WatchInterval >= 0 {
+		go s.watch(ctx)
+	}
+	var err error
+	select {
+	case <-s.quit:
+		s.log.Info("shutdown requested")
+	case err = <-runErr:
+		s.log.Info("input closed; shutting down", "error", err)
+	case <-ctx.Done():
+		s.log.Info("stopping", "cause", context.Cause(ctx))
+	}
+	s.close()
+	cancel()
+	return err
+}
+
+// levelFloor drops records below a level.
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (l levelFloor) Enabled(ctx context.Context, lv slog.Level) bool {
+	return lv >= l.min && l.Handler.Enabled(ctx, lv)
+}
+
+// service is the runtime behind one UI connection.
+type service struct {
+	opts ServeOptions
+	log  *slog.Logger
+	conn *protocol.Conn
+	ui   protocol.Client
+	m    *Manager
+
+	quit     chan struct{}
+	quitOnce sync.Once
+
+	mu          sync.Mutex
+	initialized bool
+	caps        protocol.UICapabilities
+	agent       *Agent
+	gate        *permission.Gate
+	entries     map[string]ServerEntry
+	problems    []string
+	files       []string
+	runs        map[string]context.CancelFunc
+	convs       map[string][]core.Message
+	nextRun     int
+	nextConv    int
+	closing     bool
+
+	// Notifications go out in order on one goroutine, so that no state
+	// change waits for the UI to read.
+	nmu     sync.Mutex
+	ncond   *sync.Cond
+	nqueue  []func()
+	nclosed bool
+	ndone   chan struct{}
+}
+
+func newService(opts ServeOptions) *service {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.WatchInterval == 0 {
+		opts.WatchInterval = DefaultWatchInterval
+	}
+	s := &service{
+		opts:    opts,
+		log:     opts.Logger,
+		quit:    make(chan struct{}),
+		entries: map[string]ServerEntry{},
+		runs:    map[string]context.CancelFunc{},
+		convs:   map[string][]core.Message{},
+		ndone:   make(chan struct{}),
+	}
+	s.ncond = sync.NewCond(&s.nmu)
+	return s
+}
+
+// start creates the manager and applies the configuration: servers start
+// connecting before the UI has even initialized.
+func (s *service) start() {
+	mo := s.opts.Manager
+	mo.Logger = s.log
+	mo.OnStatus = func(st Status) {
+		s.mu.Lock()
+		ready := s.initialized
+		s.mu.Unlock()
+		if ready {
+			p := &protocol.MCPStatusParams{Server: wireStatus(st)}
+			s.enqueue(func() { s.ui.MCPStatus(context.Background(), p) })
+		}
+	}
+	mo.Elicit = s.elicit
+	s.m = NewManager(mo)
+	s.reload()
+}
+
+// reload reads the configuration and applies it to the manager.
+func (s *service) reload() {
+	eff, err := Load(s.opts.Config)
+	if err != nil {
+		s.log.Error("config", "error", err)
+		return
+	}
+	var problems []string
+	for _, e := range eff.Errors {
+		problems = append(problems, e.Error())
+	}
+	entries := map[string]ServerEntry{}
+	for _, e := range eff.Servers {
+		entries[e.ID] = e
+		if e.Err != nil {
+			problems = append(problems, e.Err.Error())
+		}
+	}
+	s.mu.Lock()
+	var removed []string
+	for id := range s.entries {
+		if _, ok := entries[id]; !ok {
+			removed = append(removed, id)
+		}
+	}
+	s.entries, s.problems, s.files = entries, problems, eff.Files
+	ready := s.initialized
+	s.mu.Unlock()
+	for _, p := range problems {
+		s.log.Warn("config problem", "problem", p)
+	}
+	s.m.Apply(eff.Servers)
+	if ready {
+		for _, id := range removed {
+			p := &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: id}, Removed: true}
+			s.enqueue(func() { s.ui.MCPStatus(context.Background(), p) })
+		}
+		for _, pr := range problems {
+			p := &protocol.LogParams{Level: "warn", Message: pr}
+			s.enqueue(func() { s.ui.Log(context.Background(), p) })
+		}
+	}
+}
+
+// watch reloads the configuration when one of its files changes (or
+// appears, or goes away).
+func (s *service) watch(ctx context.Context) {
+	paths := []string{s.opts.Config.GlobalPath, s.opts.Config.ProjectPath}
+	stamp := func() string {
+		var out string
+		for _, p := range paths {
+			if p == "" {
+				continue
+			}
+			if fi, err := os.Stat(p); err == nil {
+				out += fmt.Sprintf("%s:%d:%d;", p, fi.Size(), fi.ModTime().UnixNano())
+			} else {
+				out += p + ":-;"
+			}
+		}
+		return out
+	}
+	last := stamp()
+	t := time.NewTicker(s.opts.WatchInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.quit:
+			return
+		case <-t.C:
+		}
+		if now := stamp(); now != last {
+			last = now
+			s.log.Info("configuration changed; applying")
+			s.reload()
+		}
+	}
+}
+
+func (s *service) enqueue(fn func()) {
+	s.nmu.Lock()
+	if !s.nclosed {
+		s.nqueue = append(s.nqueue, fn)
+		s.ncond.Signal()
+	}
+	s.nmu.Unlock()
+}
+
+func (s *service) notifyLoop() {
+	defer close(s.ndone)
+	for {
+		s.nmu.Lock()
+		for len(s.nqueue) == 0 && !s.nclosed {
+			s.ncond.Wait()
+		}
+		if len(s.nqueue) == 0 {
+			s.nmu.Unlock()
+			return
+		}
+		fn := s.nqueue[0]
+		s.nqueue = s.nqueue[1:]
+		s.nmu.Unlock()
+		fn()
+	}
+}
+
+// close cancels every run and closes every server, then flushes the
+// notifications already queued.
+func (s *service) close() {
+	s.mu.Lock()
+	s.closing = true
+	for _, cancel := range s.runs {
+		cancel()
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.m.Close()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(DefaultShutdownGrace):
+		s.log.Error("servers did not close in time", "grace", DefaultShutdownGrace)
+	}
+	s.nmu.Lock()
+	s.nclosed = true
+	s.ncond.Signal()
+	s.nmu.Unlock()
+	select {
+	case <-s.ndone:
+	case <-time.After(time.Second):
+	}
+}
+
+// admit refuses everything but initialize until the UI has initialized,
+// and everything but shutdown once shutting down. It runs in arrival order.
+func (s *service) admit(method string) error {
+	s.mu.Lock()
+	init, closing := s.initialized, s.closing
+	s.mu.Unlock()
+	if closing && method != protocol.MethodShutdown {
+		return protocol.Errorf(protocol.CodeShuttingDown, "the runtime is shutting down")
+	}
+	if !init && method != protocol.MethodInitialize && method != protocol.MethodShutdown {
+		return protocol.Errorf(protocol.CodeNotInitialized, "%s before initialize: send initialize first", method)
+	}
+	return nil
+}
+
+// status returns a server's status, or CodeUnknownServer.
+func (s *service) status(id string) (Status, error) {
+	st, err := s.m.Get(id)
+	if err != nil {
+		return Status{}, protocol.Errorf(protocol.CodeUnknownServer, "no server %q is configured", id)
+	}
+	return st, nil
+}

@@ -1,0 +1,376 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var _ protocol.Server = (*service)(nil)
+
+// Initialize records the UI's capabilities and builds the permission gate
+// around them: without confirm, calls follow the non-interactive policy.
+func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	s.mu.Lock()
+	if s.initialized {
+		s.mu.Unlock()
+		return nil, protocol.Errorf(protocol.CodeInvalidRequest, "initialize was already sent")
+	}
+	s.caps = p.Capabilities
+	s.mu.Unlock()
+
+	store, err := permission.OpenStore(s.opts.Permissions)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "permissions: %v", err)
+	}
+	gopts := permission.Options{
+		Deny: s.opts.Deny, Allow: s.opts.Allow, Store: store,
+		Trusted:        s.trusted,
+		ConfirmTimeout: s.opts.ConfirmTimeout,
+		Warn:           func(msg string) { s.logUI("warn", "", msg) },
+	}
+	if p.Capabilities.Confirm {
+		gopts.Confirmer = permission.ConfirmFunc(s.confirmTool)
+	}
+	gate, err := permission.New(gopts)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
+	}
+	agent, err := NewAgent(AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools})
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
+	}
+	s.mu.Lock()
+	s.gate, s.agent, s.initialized = gate, agent, true
+	res := &protocol.InitializeResult{
+		ProtocolVersion: protocol.Version,
+		ServerInfo:      protocol.Implementation{Name: "mcp-host", Version: s.opts.Version},
+		Capabilities: protocol.RuntimeCapabilities{
+			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true,
+		},
+		ConfigFiles: s.files,
+		Problems:    s.problems,
+	}
+	s.mu.Unlock()
+	// The snapshot is taken after initialized is set, so every later change
+	// also arrives as an mcp.status notification: none is lost in between.
+	res.Servers = s.list()
+	if p.ProtocolVersion != "" && p.ProtocolVersion != protocol.Version {
+		s.logUI("warn", "", fmt.Sprintf("the UI speaks protocol %s, the runtime %s", p.ProtocolVersion, protocol.Version))
+	}
+	return res, nil
+}
+
+func (s *service) localTools(ctx context.Context) []core.Tool {
+	if s.opts.Local == nil {
+		return nil
+	}
+	return s.opts.Local(ctx, s.m)
+}
+
+func (s *service) trusted(server string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.entries[server]
+	return ok && e.Config.Trust
+}
+
+func (s *service) logUI(level, server, msg string) {
+	s.log.Info(msg, "server", server)
+	s.mu.Lock()
+	ready := s.initialized
+	s.mu.Unlock()
+	if ready {
+		p := &protocol.LogParams{Level: level, Message: msg, Server: server}
+		s.enqueue(func() { s.ui.Log(context.Background(), p) })
+	}
+}
+
+func (s *service) list() []protocol.ServerStatus {
+	sts := s.m.List()
+	out := make([]protocol.ServerStatus, len(sts))
+	for i, st := range sts {
+		out[i] = wireStatus(st)
+	}
+	return out
+}
+
+// MCPList answers at once from the manager's snapshot.
+func (s *service) MCPList(context.Context, *protocol.Empty) (*protocol.MCPListResult, error) {
+	return &protocol.MCPListResult{Servers: s.list()}, nil
+}
+
+// MCPGet adds detail to a server's status: where it is, its stderr tail and
+// its tools.
+func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protocol.MCPGetResult, error) {
+	st, err := s.status(p.ID)
+	if err != nil {
+		return nil, err
+	}
+	d := protocol.ServerDetail{ServerStatus: wireStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}}
+	s.mu.Lock()
+	e := s.entries[p.ID]
+	s.mu.Unlock()
+	switch e.Config.TransportName() {
+	case "stdio":
+		d.Command = strings.Join(append([]string{e.Config.Command}, e.Config.Args...), " ")
+	default:
+		d.URL = e.Config.URL
+	}
+	if tools, err := s.m.Tools(p.ID); err == nil {
+		for _, t := range tools {
+			d.ToolList = append(d.ToolList, wireToolDef(p.ID, adapter.PublicName(p.ID, t.Name), t))
+		}
+	}
+	return &protocol.MCPGetResult{Server: d}, nil
+}
+
+func (s *service) serverResult(id string) (*protocol.ServerResult, error) {
+	st, err := s.status(id)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.ServerResult{Server: wireStatus(st)}, nil
+}
+
+// MCPReconnect drops the connection and connects again.
+func (s *service) MCPReconnect(ctx context.Context, p *protocol.ServerParams) (*protocol.ServerResult, error) {
+	if _, err := s.status(p.ID); err != nil {
+		return nil, err
+	}
+	if err := s.m.Reconnect(p.ID); err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return s.serverResult(p.ID)
+}
+
+// MCPEnable turns a server on for this process.
+func (s *service) MCPEnable(ctx context.Context, p *protocol.ServerParams) (*protocol.ServerResult, error) {
+	return s.setEnabled(p.ID, true)
+}
+
+// MCPDisable turns a server off for this process.
+func (s *service) MCPDisable(ctx context.Context, p *protocol.ServerParams) (*protocol.ServerResult, error) {
+	return s.setEnabled(p.ID, false)
+}
+
+func (s *service) setEnabled(id string, on bool) (*protocol.ServerResult, error) {
+	if _, err := s.status(id); err != nil {
+		return nil, err
+	}
+	if err := s.m.SetEnabled(id, on); err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return s.serverResult(id)
+}
+
+// ToolsList returns the tools a run started now would see.
+func (s *service) ToolsList(ctx context.Context, p *protocol.ToolsListParams) (*protocol.ToolsListResult, error) {
+	if p.Server != "" {
+		if _, err := s.status(p.Server); err != nil {
+			return nil, err
+		}
+	}
+	s.mu.Lock()
+	agent := s.agent
+	s.mu.Unlock()
+	snap, local, problems := agent.Tools(ctx)
+	res := &protocol.ToolsListResult{Tools: []protocol.ToolInfo{}, Problems: problems}
+	for _, t := range snap.Tools() {
+		if p.Server != "" && t.Server() != p.Server {
+			continue
+		}
+		res.Tools = append(res.Tools, wireToolDef(t.Server(), t.Name(), t.Definition()))
+	}
+	if p.Server == "" {
+		for _, t := range local[len(snap.Tools()):] {
+			res.Tools = append(res.Tools, protocol.ToolInfo{PublicName: t.Name(), Description: t.Description(), InputSchema: t.Schema()})
+		}
+	}
+	return res, nil
+}
+
+// ToolCall calls a tool directly, behind the gate.
+func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*protocol.ToolCallResult, error) {
+	st, err := s.status(p.Server)
+	if err != nil {
+		return nil, err
+	}
+	if st.State != StateReady {
+		return nil, protocol.Errorf(protocol.CodeNotReady, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))
+	}
+	if len(p.Arguments) > 0 {
+		var obj map[string]any
+		if err := json.Unmarshal(p.Arguments, &obj); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidParams, "tool.call: arguments must be a JSON object: %v", err)
+		}
+	}
+	s.mu.Lock()
+	agent := s.agent
+	s.mu.Unlock()
+	res, v, err := agent.CallTool(ctx, p.Server, p.Tool, p.Arguments)
+	if errors.Is(err, ErrDenied) {
+		return nil, &protocol.Error{Code: protocol.CodeDenied, Message: err.Error()}
+	}
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return &protocol.ToolCallResult{Result: wireResult(res), DecidedBy: v.By}, nil
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// RunStart starts a turn in the background and answers with its id.
+func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*protocol.RunStartResult, error) {
+	if s.opts.Provider == nil {
+		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: start `host serve` with --model (OpenAI-compatible API) or --script FILE")
+	}
+	if strings.TrimSpace(p.Prompt) == "" {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "run.start: empty prompt")
+	}
+	s.mu.Lock()
+	conv := p.Conversation
+	history, ok := s.convs[conv]
+	if conv != "" && !ok {
+		s.mu.Unlock()
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "run.start: unknown conversation %q", conv)
+	}
+	if conv == "" {
+		s.nextConv++
+		conv = fmt.Sprintf("c%d", s.nextConv)
+	}
+	s.nextRun++
+	id := fmt.Sprintf("r%d", s.nextRun)
+	runCtx, cancel := context.WithCancel(context.Background())
+	s.runs[id] = cancel
+	agent := s.agent
+	s.mu.Unlock()
+
+	msgs := append(append([]core.Message(nil), history...), core.Message{Role: core.RoleUser, Content: p.Prompt})
+	s.enqueue(func() {
+		s.ui.RunStatus(context.Background(), &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning})
+	})
+	go s.run(runCtx, cancel, agent, id, conv, msgs)
+	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
+}
+
+func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *Agent, id, conv string, msgs []core.Message) {
+	defer cancel()
+	var table *adapter.Table
+	res, err := agent.Run(ctx, RunRequest{
+		Provider: s.opts.Provider,
+		Messages: msgs,
+		OnTools:  func(snap *adapter.Snapshot, _ []string) { table = snap.Table() },
+		OnEvent: func(e core.Event) {
+			if e.Type == core.EventStatus {
+				return // run.status comes from the result
+			}
+			p := wireEvent(id, e, table)
+			s.enqueue(func() { s.ui.AgentEvent(context.Background(), p) })
+		},
+	})
+	st := &protocol.RunStatusParams{RunID: id, Status: protocol.RunFailed}
+	if err != nil {
+		st.Error = err.Error()
+	} else {
+		st.Status, st.Text, st.Steps = string(res.Status), res.Text, res.Steps
+		if res.Err != nil {
+			st.Error = res.Err.Error()
+		}
+	}
+	s.mu.Lock()
+	delete(s.runs, id)
+	if res != nil && res.Status != core.StatusCancelled {
+		s.convs[conv] = res.Messages
+	}
+	s.mu.Unlock()
+	s.enqueue(func() { s.ui.RunStatus(context.Background(), st) })
+}
+
+// RunCancel cancels a run in progress.
+func (s *service) RunCancel(ctx context.Context, p *protocol.RunCancelParams) (*protocol.Empty, error) {
+	s.mu.Lock()
+	cancel, ok := s.runs[p.RunID]
+	s.mu.Unlock()
+	if !ok {
+		return nil, protocol.Errorf(protocol.CodeUnknownRun, "no run %q is in progress", p.RunID)
+	}
+	cancel()
+	return &protocol.Empty{}, nil
+}
+
+// Shutdown closes every run, session and child process; the runtime exits
+// after answering.
+func (s *service) Shutdown(ctx context.Context, p *protocol.Empty) (*protocol.Empty, error) {
+	s.close()
+	return &protocol.Empty{}, nil
+}
+
+// confirmTool asks the UI about a tool call.
+func (s *service) confirmTool(ctx context.Context, req *permission.Request) (permission.Response, error) {
+	timeout := s.opts.ConfirmTimeout
+	if timeout <= 0 {
+		timeout = permission.DefaultConfirmTimeout
+	}
+	title := fmt.Sprintf("Allow %s/%s?", req.Server, req.Tool)
+	msg := fmt.Sprintf("The model wants to call tool %q of MCP server %q.", req.Tool, req.Server)
+	if req.Changed {
+		msg += " You always allowed this tool before, but the server has CHANGED its definition since."
+	}
+	res, err := s.ui.Confirm(ctx, &protocol.ConfirmParams{
+		Kind: protocol.ConfirmKindToolCall, Title: title, Message: msg,
+		Options: []string{protocol.AnswerAllowOnce, protocol.AnswerAlwaysTool, protocol.AnswerAlwaysServer, protocol.AnswerDeny, protocol.AnswerDenyWithReason},
+		Tool: &protocol.ConfirmTool{
+			Server: req.Server, Tool: req.Tool, PublicName: req.PublicName, Title: req.Title,
+			Arguments: req.Arguments, ArgumentsTruncated: req.ArgumentsTruncated,
+			Annotations: wireAnnotations(req.Annotations), Changed: req.Changed,
+		},
+		TimeoutMS: timeout.Milliseconds(),
+	})
+	if err != nil {
+		return permission.Response{}, fmt.Errorf("ask the UI: %w", err)
+	}
+	return permission.Response{Answer: permission.Answer(res.Answer), Reason: res.Reason}, nil
+}
+
+// elicit passes a server's elicitation request to the UI, or declines when
+// the UI cannot answer.
+func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	s.mu.Lock()
+	can := s.initialized && s.caps.Elicit
+	s.mu.Unlock()
+	if !can {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	const timeout = 5 * time.Minute
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	schema, _ := json.Marshal(p.RequestedSchema)
+	res, err := s.ui.Elicit(ctx, &protocol.ElicitParams{
+		Server: server, Message: p.Message, RequestedSchema: schema, URL: p.URL, TimeoutMS: timeout.Milliseconds(),
+	})
+	if err != nil {
+		s.log.Warn("elicitation: the UI did not answer; declining", "server", server, "error", err)
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	switch res.Action {
+	case "accept", "decline", "cancel":
+	default:
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	return &mcp.ElicitResult{Action: res.Action, Content: res.Content}, nil
+}

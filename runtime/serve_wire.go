@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"encoding/json"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// wireStatus turns a manager status into its wire form.
+func wireStatus(st Status) protocol.ServerStatus {
+	out := protocol.ServerStatus{
+		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
+		State: string(st.State), Tools: st.Tools,
+		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
+		SessionID: st.SessionID, LastError: st.LastError,
+		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
+	}
+	if st.Auth != "" {
+		out.Auth = &protocol.AuthStatus{Detail: st.Auth}
+	}
+	return out
+}
+
+// wireToolDef describes an MCP tool for the UI.
+func wireToolDef(server, public string, t *mcp.Tool) protocol.ToolInfo {
+	info := protocol.ToolInfo{PublicName: public, Server: server, Tool: t.Name, Title: t.Title, Description: t.Description}
+	if t.Title == "" && t.Annotations != nil {
+		info.Title = t.Annotations.Title
+	}
+	if t.InputSchema != nil {
+		if raw, err := json.Marshal(t.InputSchema); err == nil {
+			info.InputSchema = raw
+		}
+	}
+	if a := t.Annotations; a != nil {
+		info.Annotations = &protocol.Annotations{
+			Untrusted: true, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
+			IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
+		}
+	}
+	return info
+}
+
+func wireAnnotations(a *permission.Annotations) *protocol.Annotations {
+	if a == nil {
+		return nil
+	}
+	return &protocol.Annotations{
+		Untrusted: true, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
+		IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
+	}
+}
+
+func wireResult(r *core.Result) protocol.ToolResult {
+	out := protocol.ToolResult{Content: []protocol.Content{}}
+	if r == nil {
+		return out
+	}
+	out.Structured, out.IsError = r.Structured, r.IsError
+	for _, c := range r.Content {
+		out.Content = append(out.Content, protocol.Content{
+			Type: c.Type, Text: c.Text, Data: c.Data, MIMEType: c.MIMEType, URI: c.URI, Name: c.Name, Title: c.Title,
+		})
+	}
+	return out
+}
+
+// wireEvent turns a core event into an agent.event, resolving the tool's
+// origin through the run's name table.
+func wireEvent(runID string, e core.Event, table *adapter.Table) *protocol.AgentEventParams {
+	p := &protocol.AgentEventParams{
+		RunID: runID, Type: string(e.Type), Step: e.Step, Text: e.Text,
+		Phase: string(e.Phase), Error: e.Error,
+	}
+	if e.Call != nil {
+		c := &protocol.ToolCallInfo{ID: e.Call.ID, PublicName: e.Call.Name, Arguments: e.Call.Args}
+		if table != nil {
+			if o, ok := table.Lookup(e.Call.Name); ok {
+				c.Server, c.Tool = o.Server, o.Tool
+			}
+		}
+		if len(c.Arguments) > 0 && !json.Valid(c.Arguments) {
+			// The model's text is kept as a JSON string.
+			c.Arguments, _ = json.Marshal(string(e.Call.Args))
+		}
+		p.Call = c
+	}
+	if e.Decision != nil {
+		p.Decision, p.Reason = string(e.Decision.Kind), e.Decision.Reason
+	}
+	if e.Result != nil {
+		r := wireResult(e.Result)
+		p.Result = &r
+	}
+	return p
+}
