@@ -196,6 +196,13 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 	c.opts.Logger.Debug("recv", "msg", string(line))
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
+		if looksLikeResponse(line) {
+			// Never answer an answer: two peers would echo errors about
+			// each other's errors forever. An error about something we
+			// sent that the peer could not read arrives here (id null).
+			c.opts.Logger.Warn("peer sent an unreadable or unmatched response", "msg", truncate(line, 500))
+			return
+		}
 		code := int64(CodeInvalidRequest)
 		if !json.Valid(line) {
 			code = CodeParseError
@@ -239,6 +246,26 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		}
 		go handle()
 	}
+}
+
+// looksLikeResponse reports whether line is a JSON object without a method,
+// that is, a response (or garbage shaped like one).
+func looksLikeResponse(line []byte) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		return false
+	}
+	_, hasMethod := probe["method"]
+	_, hasResult := probe["result"]
+	_, hasError := probe["error"]
+	return !hasMethod && (hasResult || hasError)
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
 }
 
 // salvageID returns the id of a message that failed to decode, where it

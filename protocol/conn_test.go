@@ -213,3 +213,29 @@ func TestCallFailsWhenPeerGoes(t *testing.T) {
 		t.Fatal("call hung after the peer went away")
 	}
 }
+
+// Two peers must not answer each other's error answers forever.
+func TestNoErrorPingPong(t *testing.T) {
+	var mu sync.Mutex
+	var warnings int
+	counting := slogCounter(&mu, &warnings)
+	ar, bw := io.Pipe()
+	br, aw := io.Pipe()
+	a := protocol.NewConn(ar, aw, nil, protocol.ConnOptions{Logger: counting})
+	b := protocol.NewConn(br, bw, nil, protocol.ConnOptions{Logger: counting})
+	go a.Run(context.Background())
+	go b.Run(context.Background())
+	defer aw.Close()
+	defer bw.Close()
+	// A garbage line reaches b, which answers with an id-null error; a
+	// must drop that answer, not answer it.
+	if _, err := io.WriteString(aw, "garbage\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if warnings > 3 {
+		t.Fatalf("%d warnings: the peers keep answering each other", warnings)
+	}
+}

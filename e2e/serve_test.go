@@ -1,0 +1,514 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// testUI is a UI as the protocol sees it: it records every notification
+// and answers confirms with a function the test sets.
+type testUI struct {
+	mu       sync.Mutex
+	statuses []protocol.MCPStatusParams
+	events   []protocol.AgentEventParams
+	runs     []protocol.RunStatusParams
+	logs     []protocol.LogParams
+	confirms []protocol.ConfirmParams
+	answer   func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error)
+}
+
+func (u *testUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+	u.mu.Lock()
+	u.confirms = append(u.confirms, *p)
+	answer := u.answer
+	u.mu.Unlock()
+	if answer == nil {
+		return &protocol.ConfirmResult{Answer: protocol.AnswerDeny}, nil
+	}
+	return answer(ctx, p)
+}
+
+func (u *testUI) Prompt(context.Context, *protocol.PromptParams) (*protocol.PromptResult, error) {
+	return &protocol.PromptResult{Cancelled: true}, nil
+}
+
+func (u *testUI) OpenURL(context.Context, *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
+	return &protocol.OpenURLResult{}, nil
+}
+
+func (u *testUI) Elicit(context.Context, *protocol.ElicitParams) (*protocol.ElicitResult, error) {
+	return &protocol.ElicitResult{Action: "decline"}, nil
+}
+
+func (u *testUI) MCPStatus(_ context.Context, p *protocol.MCPStatusParams) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.statuses = append(u.statuses, *p)
+	return nil
+}
+
+func (u *testUI) RunStatus(_ context.Context, p *protocol.RunStatusParams) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.runs = append(u.runs, *p)
+	return nil
+}
+
+func (u *testUI) AgentEvent(_ context.Context, p *protocol.AgentEventParams) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.events = append(u.events, *p)
+	return nil
+}
+
+func (u *testUI) Log(_ context.Context, p *protocol.LogParams) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.logs = append(u.logs, *p)
+	return nil
+}
+
+func (u *testUI) setAnswer(f func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error)) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.answer = f
+}
+
+func answerWith(a string) func(context.Context, *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+	return func(context.Context, *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+		return &protocol.ConfirmResult{Answer: a}, nil
+	}
+}
+
+// finalRun returns the final run.status of a run, if it has come.
+func (u *testUI) finalRun(id string) (protocol.RunStatusParams, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for _, r := range u.runs {
+		if r.RunID == id && r.Status != protocol.RunRunning {
+			return r, true
+		}
+	}
+	return protocol.RunStatusParams{}, false
+}
+
+func (u *testUI) runEvents(id string) []protocol.AgentEventParams {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	var out []protocol.AgentEventParams
+	for _, e := range u.events {
+		if e.RunID == id {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// servedHost is `host serve` running as a child, driven over its pipes.
+type servedHost struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	conn   *protocol.Conn
+	rt     protocol.Server
+	ui     *testUI
+	stderr *bytes.Buffer
+	exited chan error
+	out    *lockedWriter // every line the runtime wrote
+}
+
+// answers returns the error answers the runtime wrote, keyed by their id
+// as JSON ("null" for errors about unreadable lines, in order).
+func (h *servedHost) answers(t *testing.T) map[string][]int64 {
+	h.out.mu.Lock()
+	data := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
+	h.out.mu.Unlock()
+	out := map[string][]int64{}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int64 `json:"code"`
+			} `json:"error"`
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("runtime wrote a line that is not JSON: %.200q", line)
+		}
+		if m.Error != nil {
+			out[string(m.ID)] = append(out[string(m.ID)], m.Error.Code)
+		}
+	}
+	return out
+}
+
+func startServe(t *testing.T, env []string, args ...string) *servedHost {
+	t.Helper()
+	bin := buildHost(t)
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), env...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &servedHost{cmd: cmd, stdin: stdin, ui: &testUI{}, stderr: &bytes.Buffer{}, exited: make(chan error, 1), out: &lockedWriter{w: &bytes.Buffer{}}}
+	cmd.Stderr = &lockedWriter{w: h.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.exited <- cmd.Wait() }()
+	h.conn = protocol.NewConn(io.TeeReader(stdout, h.out), stdin, protocol.ClientHandler(h.ui), protocol.ConnOptions{})
+	go h.conn.Run(context.Background())
+	h.rt = protocol.NewServerCaller(h.conn)
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-h.exited:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+		}
+		if t.Failed() || os.Getenv("E2E_SHOW_STDERR") != "" {
+			t.Logf("host serve stderr:\n%s", h.stderr.String())
+		}
+	})
+	return h
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func ctxT(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func writeJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServeProtocol drives the built `host serve` as a UI would.
+func TestServeProtocol(t *testing.T) {
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	dir := t.TempDir()
+	inLog := filepath.Join(dir, "everything-stdin.jsonl")
+
+	// A server that accepts the connection and never answers: it stays
+	// "connecting" for the whole test.
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(hang); slow.Close() })
+
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"transport": "stdio", "command": "sh",
+			"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...)},
+		"slow":   map[string]any{"transport": "http", "url": slow.URL, "startup_timeout_ms": 600000},
+		"broken": map[string]any{"transport": "stdio", "command": filepath.Join(dir, "no-such-command")},
+	}}})
+	echo := adapter.PublicName("everything", "echo")
+	long := adapter.PublicName("everything", "trigger-long-running-operation")
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"name": echo, "args": map[string]any{"message": "one"}}}},
+		{"text": "done one"},
+		{"calls": []map[string]any{{"name": echo, "args": map[string]any{"message": "two"}}}},
+		{"calls": []map[string]any{{"name": echo, "args": map[string]any{"message": "three"}}}},
+		{"text": "the call timed out"},
+		{"calls": []map[string]any{{"name": long, "args": map[string]any{"duration": 30, "steps": 30}}}},
+		{"text": "never"},
+	})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS="},
+		"--script", script, "--confirm-timeout", "2s", "--permissions", filepath.Join(dir, "permissions.json"))
+	ctx := ctxT(t, 2*time.Minute)
+
+	// A request before initialize is refused.
+	_, err := h.rt.MCPList(ctx, &protocol.Empty{})
+	var perr *protocol.Error
+	if !errors.As(err, &perr) || perr.Code != protocol.CodeNotInitialized {
+		t.Fatalf("mcp.list before initialize: %v", err)
+	}
+	init, err := h.rt.Initialize(ctx, &protocol.InitializeParams{
+		ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e"},
+		Capabilities: protocol.UICapabilities{Confirm: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !init.Capabilities.Runs || len(init.Servers) != 3 {
+		t.Fatalf("initialize = %+v", init)
+	}
+
+	t.Run("mcp.list answers while a server connects", func(t *testing.T) {
+		waitFor(t, 60*time.Second, "everything ready and broken in error", func() bool {
+			l, err := h.rt.MCPList(ctx, &protocol.Empty{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := map[string]string{}
+			for _, s := range l.Servers {
+				st[s.ID] = s.State
+			}
+			if st["slow"] != protocol.StateConnecting {
+				t.Fatalf("slow server: %s, want connecting", st["slow"])
+			}
+			return st["everything"] == protocol.StateReady && st["broken"] == protocol.StateError
+		})
+		g, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "broken"})
+		if err != nil || !strings.Contains(g.Server.LastError, "no-such-command") {
+			t.Errorf("mcp.get broken: %+v %v", g, err)
+		}
+		_, err = h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "nope"})
+		if !errors.As(err, &perr) || perr.Code != protocol.CodeUnknownServer {
+			t.Errorf("mcp.get unknown: %v", err)
+		}
+	})
+
+	t.Run("mcp.status notifications in order", func(t *testing.T) {
+		h.ui.mu.Lock()
+		var seq []string
+		for _, s := range h.ui.statuses {
+			if s.Server.ID == "everything" {
+				seq = append(seq, s.Server.State)
+			}
+		}
+		h.ui.mu.Unlock()
+		// initialize's snapshot said connecting; the notifications must end
+		// in ready, with no state after ready but ready (tool refreshes).
+		i := strings.Index(strings.Join(seq, ","), protocol.StateReady)
+		if i < 0 {
+			t.Fatalf("everything never reported ready: %v", seq)
+		}
+		for _, s := range seq[len(strings.Split(strings.Join(seq, ",")[:i], ","))-1:] {
+			if s != protocol.StateReady {
+				t.Errorf("state after ready: %v", seq)
+			}
+		}
+	})
+
+	run := func(t *testing.T, prompt string) string {
+		t.Helper()
+		r, err := h.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.RunID
+	}
+	waitRun := func(t *testing.T, id string) protocol.RunStatusParams {
+		t.Helper()
+		var st protocol.RunStatusParams
+		waitFor(t, 30*time.Second, "run "+id+" to end", func() bool {
+			var ok bool
+			st, ok = h.ui.finalRun(id)
+			return ok
+		})
+		return st
+	}
+
+	t.Run("run with confirm allowed", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+		id := run(t, "echo one")
+		st := waitRun(t, id)
+		if st.Status != protocol.RunCompleted || st.Text != "done one" {
+			t.Fatalf("run: %+v", st)
+		}
+		var sawCall, sawResult bool
+		for _, e := range h.ui.runEvents(id) {
+			switch e.Type {
+			case protocol.EventToolCall:
+				sawCall = e.Call != nil && e.Call.Server == "everything" && e.Call.Tool == "echo"
+			case protocol.EventToolResult:
+				sawResult = e.Result != nil && len(e.Result.Content) > 0 && strings.Contains(e.Result.Content[0].Text, "one")
+			}
+		}
+		if !sawCall || !sawResult {
+			t.Errorf("events lack the call's origin or result: %+v", h.ui.runEvents(id))
+		}
+		h.ui.mu.Lock()
+		c := h.ui.confirms[len(h.ui.confirms)-1]
+		h.ui.mu.Unlock()
+		if c.Kind != protocol.ConfirmKindToolCall || c.Tool == nil || c.Tool.Server != "everything" || c.Tool.Tool != "echo" || !strings.Contains(c.Tool.Arguments, "one") {
+			t.Errorf("confirm request: %+v", c)
+		}
+	})
+
+	t.Run("run with confirm denied", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerDeny))
+		id := run(t, "echo two")
+		st := waitRun(t, id)
+		if st.Status != protocol.RunCompleted {
+			t.Fatalf("run: %+v", st)
+		}
+		for _, e := range h.ui.runEvents(id) {
+			if e.Type == protocol.EventToolResult && e.Result != nil && !e.Result.IsError {
+				t.Errorf("denied call has a successful result: %+v", e)
+			}
+			if e.Type == protocol.EventPermission && e.Phase == "decided" && e.Decision != "deny" {
+				t.Errorf("decision %q, want deny", e.Decision)
+			}
+		}
+	})
+
+	t.Run("a UI that never answers gets a deny, not a hang", func(t *testing.T) {
+		h.ui.setAnswer(func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+			<-ctx.Done() // never answers; the runtime gives up
+			return nil, ctx.Err()
+		})
+		id := run(t, "echo three")
+		st := waitRun(t, id)
+		if st.Status != protocol.RunCompleted || st.Text != "the call timed out" {
+			t.Fatalf("run: %+v", st)
+		}
+	})
+
+	t.Run("run.cancel mid-tool", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+		id := run(t, "wait")
+		waitFor(t, 20*time.Second, "the long call to start", func() bool {
+			for _, e := range h.ui.runEvents(id) {
+				if e.Type == protocol.EventPermission && e.Decision == "allow" {
+					return true
+				}
+			}
+			return false
+		})
+		time.Sleep(time.Second)
+		if _, err := h.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: id}); err != nil {
+			t.Fatal(err)
+		}
+		if st := waitRun(t, id); st.Status != protocol.RunCancelled {
+			t.Fatalf("run: %+v", st)
+		}
+		waitFor(t, 5*time.Second, "notifications/cancelled at the server", func() bool {
+			b, _ := os.ReadFile(inLog)
+			return bytes.Contains(b, []byte(`"notifications/cancelled"`))
+		})
+		_, err := h.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: id})
+		if !errors.As(err, &perr) || perr.Code != protocol.CodeUnknownRun {
+			t.Errorf("second cancel: %v", err)
+		}
+	})
+
+	t.Run("tool.call is gated", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+		res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "everything", Tool: "get-sum", Arguments: json.RawMessage(`{"a":2,"b":3}`)})
+		if err != nil || res.DecidedBy != "user" || !strings.Contains(res.Result.Content[0].Text, "5") {
+			t.Fatalf("tool.call: %+v %v", res, err)
+		}
+		h.ui.setAnswer(answerWith(protocol.AnswerDeny))
+		_, err = h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "everything", Tool: "get-sum", Arguments: json.RawMessage(`{"a":2,"b":3}`)})
+		if !errors.As(err, &perr) || perr.Code != protocol.CodeDenied {
+			t.Fatalf("denied tool.call: %v", err)
+		}
+		_, err = h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "x"})
+		if !errors.As(err, &perr) || perr.Code != protocol.CodeNotReady {
+			t.Errorf("tool.call on a connecting server: %v", err)
+		}
+	})
+
+	t.Run("malformed lines", func(t *testing.T) {
+		// Raw writes; the Conn is idle now, so lines do not interleave.
+		for _, line := range []string{"not json at all", `{"jsonrpc":"2.0","id":"m1","method":"mcp.get","params":{"id":7}}`,
+			`{"jsonrpc":"2.0","id":"m2","method":"no.such"}`, `{"jsonrpc":"2.0","id":"m3","method":"tools.list","params":"x"}`,
+			`{"jsonrpc":"2.0","id":"m4","method":"mcp.get","params":{"id":"` + strings.Repeat("x", 9<<20) + `"}}`} {
+			if _, err := io.WriteString(h.stdin, line+"\n"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Still serving, and every bad line was answered.
+		l, err := h.rt.MCPList(ctx, &protocol.Empty{})
+		if err != nil || len(l.Servers) != 3 {
+			t.Fatalf("after malformed input: %+v %v", l, err)
+		}
+		got := h.answers(t)
+		want := map[string][]int64{
+			`"m1"`: {protocol.CodeInvalidParams}, `"m2"`: {protocol.CodeMethodNotFound}, `"m3"`: {protocol.CodeInvalidParams},
+			"null": {protocol.CodeParseError, protocol.CodeInvalidRequest},
+		}
+		for id, codes := range want {
+			if fmt.Sprint(got[id]) != fmt.Sprint(codes) {
+				t.Errorf("error answers for id %s: %v, want %v", id, got[id], codes)
+			}
+		}
+	})
+
+	t.Run("shutdown leaves no child process", func(t *testing.T) {
+		start := time.Now()
+		if _, err := h.rt.Shutdown(ctx, &protocol.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("shutdown answered after %v", time.Since(start))
+		defer func() { t.Logf("exited after %v", time.Since(start)) }()
+		select {
+		case err := <-h.exited:
+			if err != nil {
+				t.Errorf("host serve exited with %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("host serve did not exit after shutdown")
+		}
+		if pids := processesMentioning(inLog); len(pids) > 0 {
+			t.Errorf("processes left behind: %v", pids)
+		}
+	})
+}
+
+// processesMentioning lists processes whose command line contains s.
+func processesMentioning(s string) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(b, []byte(s)) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %s", e.Name(), bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
+	}
+	return out
+}
