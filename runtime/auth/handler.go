@@ -361,10 +361,17 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 
 // Login runs an authorization now, without waiting for a server to ask.
 func (h *Handler) Login(ctx context.Context) error {
+	return h.LoginWith(ctx, h.opts.Prompter)
+}
+
+// LoginWith runs an authorization now with p as the prompter, whatever
+// Options.Prompter is. The runtime connects with no prompter, so that a
+// connection never prompts, and logs in with this when the user asks.
+func (h *Handler) LoginWith(ctx context.Context, p LoginPrompter) error {
 	if err := h.load(ctx); err != nil {
 		return err
 	}
-	return h.serialize(ctx, func() error { return h.authorize(ctx, challenge{}, "", false) })
+	return h.serialize(ctx, func() error { return h.authorizeWith(ctx, challenge{}, "", false, p) })
 }
 
 // Logout forgets the token; forgetClient forgets the client registration too.
@@ -455,9 +462,14 @@ func (h *Handler) serialize(ctx context.Context, fn func() error) error {
 	return err
 }
 
-// authorize runs discovery, then a refresh or a full login. Called holding
-// h.flow.
+// authorize runs discovery, then a refresh or a full login with the
+// configured prompter. Called holding h.flow.
 func (h *Handler) authorize(ctx context.Context, ch challenge, rejected string, stepUp bool) error {
+	return h.authorizeWith(ctx, ch, rejected, stepUp, h.opts.Prompter)
+}
+
+// authorizeWith is authorize with prompter p.
+func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected string, stepUp bool, prompter LoginPrompter) error {
 	d, err := h.discover(ctx, ch)
 	if err != nil {
 		if errors.Is(err, ErrResourceMismatch) {
@@ -494,7 +506,7 @@ func (h *Handler) authorize(ctx context.Context, ch challenge, rejected string, 
 			return fmt.Errorf("server %s: still forbidden after %d authorizations for scope %q; giving up", h.opts.ServerID, n, k)
 		}
 	}
-	if h.opts.Prompter == nil {
+	if prompter == nil {
 		h.mu.Lock()
 		reason := h.reason
 		h.mu.Unlock()
@@ -510,7 +522,7 @@ func (h *Handler) authorize(ctx context.Context, ch challenge, rejected string, 
 		preferred = rec.Client.RedirectURI
 		stored = rec.Client
 	}
-	redirectURI, err := h.opts.Prompter.RedirectURI(ctx, preferred)
+	redirectURI, err := prompter.RedirectURI(ctx, preferred)
 	if err != nil {
 		return fmt.Errorf("server %s: login: %w", h.opts.ServerID, err)
 	}
@@ -550,7 +562,7 @@ func (h *Handler) authorize(ctx context.Context, ch challenge, rejected string, 
 		return fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)
 	}
 	h.log.Debug("login", "server", h.opts.ServerID, "issuer", d.issuer, "scope", q.Get("scope"))
-	res, err := h.opts.Prompter.Login(ctx, &LoginRequest{
+	res, err := prompter.Login(ctx, &LoginRequest{
 		ServerID:    h.opts.ServerID,
 		URL:         authURL,
 		RedirectURI: redirectURI,
