@@ -317,7 +317,7 @@ type ToolCallInfo struct {
 // Confirm kinds.
 const (
 	ConfirmKindToolCall = "tool_call"
-	LoginConfirm        = "login"
+	ConfirmKindLogin    = "login"
 )
 
 // Tool-call confirm answers (ConfirmResult.Answer).

@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/session"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,8 +57,16 @@ type Status struct {
 	Stderr string `json:"stderr,omitempty"`
 	// Reinitialized counts transparent re-initializations.
 	Reinitialized int `json:"reinitialized,omitempty"`
-	// Auth describes the authorization state, when the server uses OAuth.
+	// Auth describes the authorization state, when the server uses OAuth:
+	// not logged in / token valid until … / refresh failed: … / resource
+	// mismatch / registration rejected.
 	Auth string `json:"auth,omitempty"`
+	// AuthLoggedIn and AuthValidUntil say whether there is a token and
+	// when the access token expires.
+	AuthLoggedIn   bool      `json:"auth_logged_in,omitempty"`
+	AuthValidUntil time.Time `json:"auth_valid_until,omitzero"`
+	// AuthStorage names where tokens are kept.
+	AuthStorage string `json:"auth_storage,omitempty"`
 }
 
 // ManagerOptions configures a [Manager].
@@ -78,6 +88,19 @@ type ManagerOptions struct {
 	ClientInfo *mcp.Implementation
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
+
+	// AuthStore keeps OAuth tokens and client registrations; nil keeps
+	// them in memory for the life of the manager. AuthStorage names it in
+	// statuses ("keyring", a file path, …).
+	AuthStore   auth.Store
+	AuthStorage string
+	// AuthHTTPClient makes the requests to authorization servers; nil uses
+	// the auth package's default.
+	AuthHTTPClient *http.Client
+	// LoginUI asks a person about logins started with [Manager.Login].
+	// Connecting never logs in: a server that needs a login waits in
+	// auth_required.
+	LoginUI LoginUI
 }
 
 // A Manager runs every configured server on its own goroutine, each with its
@@ -346,7 +369,8 @@ type server struct {
 	mu      sync.Mutex
 	status  Status
 	sess    *session.Session
-	version string // negotiated protocol version, reused on reconnect
+	version string        // negotiated protocol version, reused on reconnect
+	authH   *auth.Handler // OAuth for http/sse servers, created on first use
 }
 
 func newServer(m *Manager, e ServerEntry) *server {
@@ -465,6 +489,20 @@ func (sv *server) run() {
 		}
 		if err != nil {
 			attempts++
+			if errors.Is(err, auth.ErrLoginRequired) || errors.Is(err, auth.ErrResourceMismatch) {
+				// Retrying cannot help: a login (or a config fix) must come
+				// first. Wait for Login or Reconnect.
+				sv.refreshAuth()
+				state := StateAuthRequired
+				if errors.Is(err, auth.ErrResourceMismatch) {
+					state = StateError
+				}
+				sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = state, err.Error(), attempts })
+				if !sv.wait(0) {
+					return
+				}
+				continue
+			}
 			if errors.Is(err, errConfig) {
 				// Fixing it needs a config change or an explicit reconnect.
 				sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = StateError, err.Error(), attempts })
@@ -483,6 +521,7 @@ func (sv *server) run() {
 			continue
 		}
 		attempts = 0
+		sv.refreshAuth()
 		info := s.Info()
 		sv.mu.Lock()
 		sv.sess = s
@@ -561,6 +600,12 @@ func (sv *server) connect() (*session.Session, error) {
 	if cfg.ProtocolVersion != "" {
 		version = cfg.ProtocolVersion
 	}
+	var oauth *auth.Handler
+	if cfg.TransportName() != "stdio" {
+		if oauth, err = sv.authHandler(); err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
+	}
 	opts := session.Options{
 		ID:              e.ID,
 		Transport:       cfg.TransportName(),
@@ -572,6 +617,7 @@ func (sv *server) connect() (*session.Session, error) {
 		Env:             cfg.Env,
 		Dir:             cfg.Cwd,
 		ProtocolVersion: version,
+		OAuthHandler:    oauthHandler(oauth),
 		ConnectTimeout:  cfg.StartupTimeout(),
 		RequestTimeout:  cfg.RequestTimeout(),
 		Elicit:          sv.m.opts.Elicit,
@@ -618,4 +664,12 @@ func backoff(n int, min, max time.Duration) time.Duration {
 		d = max
 	}
 	return d + time.Duration(rand.Int64N(int64(d)/5+1))
+}
+
+// oauthHandler keeps a nil *auth.Handler from becoming a non-nil interface.
+func oauthHandler(h *auth.Handler) sdkauth.OAuthHandler {
+	if h == nil {
+		return nil
+	}
+	return h
 }

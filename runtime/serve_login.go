@@ -2,16 +2,30 @@ package runtime
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/auth"
 )
 
-// MCPLogin runs an interactive OAuth login for a server.
+// MCPLogin runs an interactive OAuth login for a server: consent through
+// ui.confirm.request, then the browser (the UI's, with open_url) or the
+// pasted redirect through ui.prompt.request.
 func (s *service) MCPLogin(ctx context.Context, p *protocol.LoginParams) (*protocol.ServerResult, error) {
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
-	return nil, protocol.Errorf(protocol.CodeFailed, "server %q: login is not available in this build yet", p.ID)
+	err := s.m.Login(ctx, p.ID, LoginOptions{NoBrowser: p.NoBrowser, UI: serveLoginUI{s}})
+	switch {
+	case errors.Is(err, ErrLoginDeclined):
+		return nil, protocol.Errorf(protocol.CodeCancelled, "%v", err)
+	case errors.Is(err, ErrNoOAuth):
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
+	case err != nil:
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return s.serverResult(p.ID)
 }
 
 // MCPLogout forgets a server's tokens.
@@ -19,5 +33,73 @@ func (s *service) MCPLogout(ctx context.Context, p *protocol.LogoutParams) (*pro
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
-	return nil, protocol.Errorf(protocol.CodeFailed, "server %q: logout is not available in this build yet", p.ID)
+	err := s.m.Logout(ctx, p.ID, p.ForgetClient)
+	if errors.Is(err, ErrNoOAuth) {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
+	}
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return s.serverResult(p.ID)
+}
+
+// serveLoginUI is the LoginUI of `host serve`: it asks the UI.
+type serveLoginUI struct{ s *service }
+
+func (u serveLoginUI) caps() protocol.UICapabilities {
+	u.s.mu.Lock()
+	defer u.s.mu.Unlock()
+	return u.s.caps
+}
+
+func (u serveLoginUI) ConfirmLogin(ctx context.Context, p LoginPrompt) (bool, error) {
+	if !u.caps().Confirm {
+		return false, errors.New("the UI cannot confirm a login (it did not declare confirm)")
+	}
+	res, err := u.s.ui.Confirm(ctx, &protocol.ConfirmParams{
+		Kind:    protocol.ConfirmKindLogin,
+		Title:   fmt.Sprintf("Log in to %s?", p.Server),
+		Message: fmt.Sprintf("MCP server %q needs you to log in at %s. Open the login page in a browser?", p.Server, p.Issuer),
+		Options: []string{protocol.AnswerYes, protocol.AnswerNo},
+		Login:   &protocol.ConfirmLogin{Server: p.Server, Issuer: p.Issuer, URL: p.URL},
+		// The person may need time to read; the login wait has its own bound.
+		TimeoutMS: auth.DefaultLoginTimeout.Milliseconds(),
+	})
+	if err != nil {
+		return false, err
+	}
+	return res.Answer == protocol.AnswerYes, nil
+}
+
+func (u serveLoginUI) OpenURL(ctx context.Context, p LoginPrompt) error {
+	if !u.caps().OpenURL {
+		return OpenBrowser(p.URL)
+	}
+	res, err := u.s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, Server: p.Server, Purpose: "login"})
+	if err != nil {
+		return err
+	}
+	if !res.Opened {
+		return errors.New("the UI could not open the URL")
+	}
+	return nil
+}
+
+func (u serveLoginUI) PromptRedirect(ctx context.Context, p LoginPrompt) (string, error) {
+	if !u.caps().Prompt {
+		return "", errors.New("no browser could open and the UI cannot prompt for the redirect URL (it did not declare prompt)")
+	}
+	res, err := u.s.ui.Prompt(ctx, &protocol.PromptParams{
+		Title:     fmt.Sprintf("Log in to %s", p.Server),
+		Message:   "Open this URL in a browser and log in. The browser then ends on an address starting with " + p.RedirectURI + " (the page may fail to load): paste that whole address here.",
+		URL:       p.URL,
+		TimeoutMS: auth.DefaultLoginTimeout.Milliseconds(),
+	})
+	if err != nil {
+		return "", err
+	}
+	if res.Cancelled {
+		return "", ErrLoginDeclined
+	}
+	return res.Value, nil
 }

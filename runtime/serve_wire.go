@@ -19,8 +19,8 @@ func wireStatus(st Status) protocol.ServerStatus {
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
 	}
-	if st.Auth != "" {
-		out.Auth = &protocol.AuthStatus{Detail: st.Auth}
+	if st.Auth != "" || st.AuthLoggedIn {
+		out.Auth = &protocol.AuthStatus{LoggedIn: st.AuthLoggedIn, ValidUntil: st.AuthValidUntil, Detail: st.Auth, Storage: st.AuthStorage}
 	}
 	return out
 }

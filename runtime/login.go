@@ -1,0 +1,273 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/auth"
+	"github.com/pkg/browser"
+)
+
+// LoginPrompt describes one login to a person.
+type LoginPrompt struct {
+	// Server is the server id.
+	Server string
+	// Issuer is the authorization server.
+	Issuer string
+	// URL is the authorization URL to open.
+	URL string
+	// RedirectURI is where the browser will land at the end; for a
+	// paste-back, the address to copy starts with it.
+	RedirectURI string
+}
+
+// LoginUI is how the runtime involves a person in an OAuth login. `host
+// serve` implements it over the UI protocol, the CLI on the terminal. The
+// runtime calls ConfirmLogin first and opens nothing unless it returns true.
+type LoginUI interface {
+	// ConfirmLogin asks whether to log in to p.Server at p.Issuer.
+	ConfirmLogin(ctx context.Context, p LoginPrompt) (bool, error)
+	// OpenURL shows p.URL in a browser (the system browser, or the UI's
+	// own). An error makes the runtime fall back to PromptRedirect.
+	OpenURL(ctx context.Context, p LoginPrompt) error
+	// PromptRedirect shows p.URL for the person to open anywhere and
+	// returns the address the browser ended on, pasted back.
+	PromptRedirect(ctx context.Context, p LoginPrompt) (string, error)
+}
+
+// OpenBrowser opens url in the system browser. It is what a LoginUI's
+// OpenURL uses when the UI cannot open URLs itself; it refuses on machines
+// where no browser can be shown (SSH sessions, no display).
+func OpenBrowser(u string) error {
+	if reason := Headless(); reason != "" {
+		return fmt.Errorf("cannot open a browser: %s", reason)
+	}
+	browser.Stdout, browser.Stderr = nil, nil // never onto the protocol's stdout
+	if err := browser.OpenURL(u); err != nil {
+		return fmt.Errorf("open the system browser: %w", err)
+	}
+	return nil
+}
+
+// Headless says why no browser can be opened here, or "" when one can.
+func Headless() string {
+	if os.Getenv("SSH_CONNECTION") != "" || os.Getenv("SSH_TTY") != "" {
+		return "this is an SSH session"
+	}
+	if os.Getenv("MCP_HOST_NO_BROWSER") != "" {
+		return "MCP_HOST_NO_BROWSER is set"
+	}
+	if goos == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return "there is no display (DISPLAY and WAYLAND_DISPLAY are unset)"
+	}
+	return ""
+}
+
+var goos = goruntime.GOOS
+
+// LoginOptions configure one [Manager.Login].
+type LoginOptions struct {
+	// NoBrowser shows the URL and takes the pasted redirect instead of
+	// opening a browser.
+	NoBrowser bool
+	// UI overrides ManagerOptions.LoginUI for this login.
+	UI LoginUI
+	// Timeout bounds the wait for the browser; zero means
+	// auth.DefaultLoginTimeout.
+	Timeout time.Duration
+}
+
+// ErrLoginDeclined is returned (wrapped) when the person said no.
+var ErrLoginDeclined = errors.New("login declined")
+
+// ErrNoOAuth is returned (wrapped) for a login to a server that is not
+// reached over HTTP.
+var ErrNoOAuth = errors.New("server does not use OAuth")
+
+// Login runs an interactive OAuth login for a server, then reconnects it.
+// It runs outside every request and connect timeout: the wait for the
+// browser is bounded by opts.Timeout and ctx only.
+func (m *Manager) Login(ctx context.Context, id string, opts LoginOptions) error {
+	sv, err := m.server(id)
+	if err != nil {
+		return err
+	}
+	h, err := sv.authHandler()
+	if err != nil {
+		return err
+	}
+	ui := opts.UI
+	if ui == nil {
+		ui = m.opts.LoginUI
+	}
+	if ui == nil {
+		return fmt.Errorf("server %q: no way to ask for a login here", id)
+	}
+	p := &loginPrompter{ui: ui, noBrowser: opts.NoBrowser, timeout: opts.Timeout}
+	if oc := sv.entry.Config.OAuth; oc != nil {
+		p.loop.Port = oc.CallbackPort
+		if oc.RedirectURI != "" {
+			if u, err := url.Parse(oc.RedirectURI); err == nil {
+				p.loop.Path = u.Path
+				if port, err := strconv.Atoi(u.Port()); err == nil {
+					p.loop.Port = port
+				}
+			}
+		}
+	}
+	p.loop.Timeout = opts.Timeout
+	err = h.LoginWith(ctx, p)
+	sv.refreshAuth()
+	if err != nil {
+		return fmt.Errorf("server %q: %w", id, err)
+	}
+	sv.poke()
+	return nil
+}
+
+// Logout forgets a server's tokens (and its client registration with
+// forgetClient); the server then waits for a login.
+func (m *Manager) Logout(ctx context.Context, id string, forgetClient bool) error {
+	sv, err := m.server(id)
+	if err != nil {
+		return err
+	}
+	h, err := sv.authHandler()
+	if err != nil {
+		return err
+	}
+	if err := h.Logout(ctx, forgetClient); err != nil {
+		return fmt.Errorf("server %q: %w", id, err)
+	}
+	sv.refreshAuth()
+	sv.poke()
+	return nil
+}
+
+// loginPrompter is the auth.LoginPrompter of one interactive login: it asks
+// first, then opens the browser and waits on the loopback, or takes a
+// pasted redirect.
+type loginPrompter struct {
+	ui        LoginUI
+	noBrowser bool
+	timeout   time.Duration
+	loop      auth.Loopback
+}
+
+func (p *loginPrompter) RedirectURI(ctx context.Context, preferred string) (string, error) {
+	return p.loop.RedirectURI(ctx, preferred)
+}
+
+func (p *loginPrompter) Login(ctx context.Context, req *auth.LoginRequest) (*auth.CallbackResult, error) {
+	lp := LoginPrompt{Server: req.ServerID, Issuer: req.Issuer, URL: req.URL, RedirectURI: req.RedirectURI}
+	ok, err := p.ui.ConfirmLogin(ctx, lp)
+	if err != nil {
+		return nil, fmt.Errorf("asking for consent: %w", err)
+	}
+	if !ok {
+		return nil, ErrLoginDeclined
+	}
+	if !p.noBrowser {
+		var openErr error
+		p.loop.Open = func(ctx context.Context, _ *auth.LoginRequest) error {
+			openErr = p.ui.OpenURL(ctx, lp)
+			return openErr
+		}
+		res, err := p.loop.Login(ctx, req)
+		if openErr == nil {
+			return res, err
+		}
+		// No browser: fall back to the pasted redirect.
+	}
+	timeout := p.timeout
+	if timeout <= 0 {
+		timeout = auth.DefaultLoginTimeout
+	}
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	pasted, err := p.ui.PromptRedirect(pctx, lp)
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the pasted redirect: %w", err)
+	}
+	return auth.ParsePastedRedirect(pasted, req.RedirectURI)
+}
+
+// authHandler returns the server's OAuth handler, creating it the first
+// time. Only http and sse servers have one.
+func (sv *server) authHandler() (*auth.Handler, error) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.authH != nil {
+		return sv.authH, nil
+	}
+	e := sv.entry
+	if e.Err != nil {
+		return nil, e.Err
+	}
+	if t := e.Config.TransportName(); t == "stdio" {
+		return nil, fmt.Errorf("server %q: %w (transport %s)", e.ID, ErrNoOAuth, t)
+	}
+	cfg, err := e.Config.Expand(sv.m.opts.LookupEnv)
+	if err != nil {
+		return nil, e.wrap(err)
+	}
+	o := auth.Options{
+		ServerID: e.ID, ServerURL: cfg.URL,
+		Store: sv.m.opts.AuthStore, HTTPClient: sv.m.opts.AuthHTTPClient, Logger: sv.m.opts.Logger,
+	}
+	if oc := cfg.OAuth; oc != nil {
+		o.ClientID, o.ClientSecret, o.Scope = oc.ClientID, oc.ClientSecret, oc.Scope
+		o.AuthorizationURL, o.TokenURL, o.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
+		o.ClientMetadataURL = oc.ClientMetadataURL
+		if oc.Resource != nil {
+			o.Resource, o.OmitResource = *oc.Resource, *oc.Resource == ""
+		}
+	}
+	h, err := auth.New(o)
+	if err != nil {
+		return nil, e.wrap(err)
+	}
+	sv.authH = h
+	return h, nil
+}
+
+// refreshAuth records the handler's view of the credentials in the status.
+// It reads the token store, so it runs on the server's goroutine or in
+// Login, never in a status read.
+func (sv *server) refreshAuth() {
+	sv.mu.Lock()
+	h := sv.authH
+	sv.mu.Unlock()
+	if h == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(sv.ctx, 10*time.Second)
+	defer cancel()
+	st, err := h.Status(ctx)
+	sv.update(func(s *Status) {
+		s.AuthStorage = sv.m.opts.AuthStorage
+		if err != nil {
+			s.Auth, s.AuthLoggedIn, s.AuthValidUntil = "token store: "+err.Error(), false, time.Time{}
+			return
+		}
+		s.AuthLoggedIn, s.AuthValidUntil = st.LoggedIn, st.ExpiresAt
+		switch {
+		case !st.LoggedIn && st.Reason == "" && st.Issuer == "":
+			s.Auth, s.AuthStorage = "", "" // the server never asked for authorization
+		case st.LoggedIn && !st.ExpiresAt.IsZero():
+			s.Auth = "token valid until " + st.ExpiresAt.Local().Format("2006-01-02 15:04:05 MST")
+		case st.LoggedIn:
+			s.Auth = "logged in"
+		case st.Reason != "":
+			s.Auth = st.Reason
+		default:
+			s.Auth = "not logged in"
+		}
+	})
+}
