@@ -493,11 +493,20 @@ func (sv *server) run() {
 				// Retrying cannot help: a login (or a config fix) must come
 				// first. Wait for Login or Reconnect.
 				sv.refreshAuth()
-				state := StateAuthRequired
+				state, msg := StateAuthRequired, err.Error()
+				var lr *auth.LoginRequiredError
+				if errors.As(err, &lr) {
+					msg = "login required: " + lr.Reason
+				}
 				if errors.Is(err, auth.ErrResourceMismatch) {
 					state = StateError
 				}
-				sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = state, err.Error(), attempts })
+				sv.update(func(st *Status) {
+					st.State, st.LastError, st.Attempts = state, msg, attempts
+					if st.Auth == "" && lr != nil {
+						st.Auth, st.AuthStorage = lr.Reason, sv.m.opts.AuthStorage
+					}
+				})
 				if !sv.wait(0) {
 					return
 				}

@@ -21,6 +21,8 @@ const (
 const usage = `host — an OAuth-first MCP host runtime
 
 Usage:
+  host demo [--auto-approve] [--no-browser] [--model NAME]
+                                     the whole flow against servers made for the demo, on loopback
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
   host help                          this text
@@ -59,6 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdin, stdout, stderr)
+	case "demo":
+		return runDemo(args[1:], stdin, stdout, stderr)
+	case "demo-stdio-server": // hidden: the demo's local server
+		return runDemoStdio(stderr)
 	default:
 		fmt.Fprintf(stderr, "host: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

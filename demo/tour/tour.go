@@ -1,0 +1,379 @@
+// Package tour is `host demo`: it starts the demo servers on loopback, runs
+// the real runtime (`host serve`, in process, over the UI protocol) against
+// them, and plays a UI that shows each step as it happens: discovery, the
+// consent prompt, the browser login (or the printed URL and paste-back),
+// tools listed, a tool call behind the permission prompt, an agent turn and
+// the /mcp table.
+package tour
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/core/scripted"
+	demo "github.com/mcp-host/mcp-host/demo/servers"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
+)
+
+// Options configure a [Run].
+type Options struct {
+	// Out receives the steps, for a person to follow.
+	Out io.Writer
+	// In supplies the person's answers (consent, permission, a pasted
+	// URL) when AutoApprove is off.
+	In io.Reader
+	// AutoApprove answers every question with yes and completes the login
+	// without a browser: for unattended runs and CI.
+	AutoApprove bool
+	// NoBrowser prints the login URL and asks for the pasted redirect even
+	// where a browser could open.
+	NoBrowser bool
+	// Provider is the model of the agent turn; nil plays a scripted turn.
+	Provider  core.Provider
+	ModelName string
+	// StdioCommand is the argv that starts the demo's local stdio MCP
+	// server (the host binary's hidden demo-stdio-server command).
+	StdioCommand []string
+	// Dir holds the demo's config and permissions files; it must exist.
+	Dir string
+	// Logger receives the runtime's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Run plays the whole demo and returns when it is done (nil) or failed.
+func Run(ctx context.Context, o Options) error {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	t := &tour{o: o, in: bufio.NewReader(orEmpty(o.In)), ui: &tourUI{}}
+	t.ui.t = t
+	return t.run(ctx)
+}
+
+func orEmpty(r io.Reader) io.Reader {
+	if r == nil {
+		return strings.NewReader("")
+	}
+	return r
+}
+
+type tour struct {
+	o    Options
+	in   *bufio.Reader
+	ui   *tourUI
+	rt   protocol.Server
+	step int
+
+	mu sync.Mutex // guards writes to Out and reads from In
+}
+
+func (t *tour) say(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fmt.Fprintf(t.o.Out, format+"\n", args...)
+}
+
+func (t *tour) stepf(format string, args ...any) {
+	t.step++
+	t.say("\n== %d. %s", t.step, fmt.Sprintf(format, args...))
+}
+
+// ask prints question and reads a line; with AutoApprove it answers auto.
+func (t *tour) ask(question, auto string) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.o.AutoApprove {
+		fmt.Fprintf(t.o.Out, "%s %s   (--auto-approve)\n", question, auto)
+		return auto, nil
+	}
+	fmt.Fprintf(t.o.Out, "%s ", question)
+	line, err := t.in.ReadString('\n')
+	if err != nil && line == "" {
+		return "", fmt.Errorf("reading your answer: %w (run with --auto-approve for an unattended demo)", err)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func (t *tour) run(ctx context.Context) error {
+	t.stepf("Start the demo servers on loopback")
+	env, err := demo.Start(ctx, demo.Options{AutoApprove: t.o.AutoApprove, Logger: t.o.Logger})
+	if err != nil {
+		return fmt.Errorf("starting the demo servers: %w", err)
+	}
+	defer env.Close()
+	t.say("authorization server  %s  (dynamic client registration, PKCE, consent page)", env.IssuerURL)
+	t.say("protected MCP server  %s  (needs an OAuth token for that resource)", env.MCPURL)
+	t.say("local stdio server    %s", strings.Join(t.o.StdioCommand, " "))
+
+	config := filepath.Join(t.o.Dir, "config.json")
+	cfg := map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"notes": map[string]any{"transport": "http", "url": env.MCPURL},
+		"local": map[string]any{"transport": "stdio", "command": t.o.StdioCommand[0], "args": t.o.StdioCommand[1:]},
+	}}}
+	data, _ := json.MarshalIndent(cfg, "", "  ")
+	if err := os.WriteFile(config, data, 0o600); err != nil {
+		return err
+	}
+	t.say("config written to     %s", config)
+
+	// The runtime, in process, over the protocol a desktop UI uses.
+	model := &lateProvider{}
+	provider, modelName := core.Provider(model), "scripted demo turn"
+	if t.o.Provider != nil {
+		provider, modelName = t.o.Provider, t.o.ModelName
+	}
+	uiIn, rtOut := io.Pipe()
+	rtIn, uiOut := io.Pipe()
+	serveDone := make(chan error, 1)
+	go func() {
+		serveDone <- runtime.Serve(ctx, rtIn, rtOut, runtime.ServeOptions{
+			Config:         runtime.LoadOptions{GlobalPath: config},
+			Provider:       provider,
+			ModelName:      modelName,
+			Permissions:    filepath.Join(t.o.Dir, "permissions.json"),
+			ConfirmTimeout: 10 * time.Minute,
+			Version:        "demo",
+			WatchInterval:  -1,
+			Logger:         t.o.Logger,
+		})
+		rtOut.Close()
+	}()
+	conn := protocol.NewConn(uiIn, uiOut, protocol.ClientHandler(t.ui), protocol.ConnOptions{Logger: t.o.Logger})
+	go conn.Run(ctx)
+	t.rt = protocol.NewServerCaller(conn)
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		t.rt.Shutdown(sctx, &protocol.Empty{})
+		uiOut.Close()
+		<-serveDone
+	}()
+
+	t.stepf("Start the runtime (host serve) and connect to both servers")
+	init, err := t.rt.Initialize(ctx, &protocol.InitializeParams{
+		ProtocolVersion: protocol.Version,
+		ClientInfo:      protocol.Implementation{Name: "host demo"},
+		// The demo opens the login URL itself only when it auto-approves;
+		// otherwise the runtime opens the system browser, or asks for the
+		// pasted redirect where it cannot.
+		Capabilities: protocol.UICapabilities{Confirm: true, Prompt: true, OpenURL: t.o.AutoApprove},
+	})
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	t.say("runtime %s speaks protocol %s; model: %s", init.ServerInfo.Name, init.ProtocolVersion, init.Capabilities.Model)
+	sts, err := t.settle(ctx, func(st protocol.ServerStatus) bool {
+		return st.ID == "notes" && (st.State == protocol.StateAuthRequired || st.State == protocol.StateReady) ||
+			st.ID == "local" && st.State == protocol.StateReady
+	})
+	if err != nil {
+		return err
+	}
+	t.table(sts)
+
+	t.stepf("Discovery: the protected server answered 401, so it waits for a login (nothing opened without asking)")
+	if st := find(sts, "notes"); st.State == protocol.StateAuthRequired {
+		t.say("notes: %s — %s", st.State, authDetail(st))
+		t.stepf("Log in to notes: consent first, then the browser, then the loopback callback")
+		lctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
+		_, err := t.rt.MCPLogin(lctx, &protocol.LoginParams{ID: "notes", NoBrowser: t.o.NoBrowser})
+		cancel()
+		if err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+		t.say("logged in; %d client registration(s) at the authorization server", env.Registrations())
+	}
+	sts, err = t.settle(ctx, func(st protocol.ServerStatus) bool { return st.State == protocol.StateReady })
+	if err != nil {
+		return err
+	}
+	t.table(sts)
+
+	t.stepf("Tools, as the model sees them (hashed public names, origin-prefixed)")
+	tl, err := t.rt.ToolsList(ctx, &protocol.ToolsListParams{})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
+	t.mu.Lock()
+	for _, tool := range tl.Tools {
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", tool.PublicName, tool.Server, tool.Tool, firstLine(tool.Description))
+	}
+	tw.Flush()
+	t.mu.Unlock()
+
+	t.stepf("A direct tool call, behind the permission prompt")
+	call, err := demoCall(tl.Tools)
+	if err != nil {
+		return err
+	}
+	res, err := t.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: call.server, Tool: call.tool, Arguments: call.args})
+	if err != nil {
+		return fmt.Errorf("tool.call %s/%s: %w", call.server, call.tool, err)
+	}
+	t.say("result (allowed by %s): %s", res.DecidedBy, resultText(res.Result))
+
+	t.stepf("An agent turn (%s)", modelName)
+	if t.o.Provider == nil {
+		steps, err := demoScript(tl.Tools)
+		if err != nil {
+			return err
+		}
+		model.set(scripted.New(steps...))
+	}
+	prompt := "What is the weather in Paris, and what time is it here? Note the answer."
+	t.say("> %s", prompt)
+	run, err := t.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: prompt})
+	if err != nil {
+		return err
+	}
+	final, err := t.ui.waitRun(ctx, run.RunID)
+	if err != nil {
+		return err
+	}
+	t.say("\nrun %s: %s", run.RunID, final.Status)
+	if final.Status != protocol.RunCompleted {
+		return fmt.Errorf("the agent turn ended %s: %s", final.Status, final.Error)
+	}
+
+	t.stepf("/mcp")
+	l, err := t.rt.MCPList(ctx, &protocol.Empty{})
+	if err != nil {
+		return err
+	}
+	t.table(l.Servers)
+	t.say("\nDone. Next: add your own servers with `host mcp add`, then `host chat`.")
+	return nil
+}
+
+// settle waits until every server satisfies ok, showing progress.
+func (t *tour) settle(ctx context.Context, ok func(protocol.ServerStatus) bool) ([]protocol.ServerStatus, error) {
+	deadline := time.Now().Add(90 * time.Second)
+	last := ""
+	for {
+		l, err := t.rt.MCPList(ctx, &protocol.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		all := true
+		var states []string
+		for _, st := range l.Servers {
+			states = append(states, st.ID+": "+st.State)
+			if st.State == protocol.StateError {
+				return nil, fmt.Errorf("server %s: %s", st.ID, st.LastError)
+			}
+			if !ok(st) {
+				all = false
+			}
+		}
+		if all {
+			return l.Servers, nil
+		}
+		if s := strings.Join(states, ", "); s != last {
+			t.say("… %s", s)
+			last = s
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("servers did not settle: %s", last)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func find(sts []protocol.ServerStatus, id string) protocol.ServerStatus {
+	for _, st := range sts {
+		if st.ID == id {
+			return st
+		}
+	}
+	return protocol.ServerStatus{}
+}
+
+func authDetail(st protocol.ServerStatus) string {
+	if st.Auth == nil {
+		return "-"
+	}
+	return st.Auth.Detail
+}
+
+// table prints the /mcp view.
+func (t *tour) table(sts []protocol.ServerStatus) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTRANSPORT\tSTATE\tTOOLS\tPROTOCOL\tAUTH")
+	for _, st := range sts {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", st.ID, st.Transport, st.State, st.Tools, dash(st.ProtocolVersion), authDetail(st))
+	}
+	tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 70 {
+		s = s[:67] + "..."
+	}
+	return s
+}
+
+func resultText(r protocol.ToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		} else {
+			parts = append(parts, "["+c.Type+"]")
+		}
+	}
+	s := strings.Join(parts, " ")
+	if r.IsError {
+		s = "error: " + s
+	}
+	return s
+}
+
+// lateProvider is the scripted model, set once the tool names are known.
+type lateProvider struct {
+	mu sync.Mutex
+	p  core.Provider
+}
+
+func (l *lateProvider) set(p core.Provider) {
+	l.mu.Lock()
+	l.p = p
+	l.mu.Unlock()
+}
+
+func (l *lateProvider) Stream(ctx context.Context, req core.Request, onDelta func(core.Delta)) (*core.Response, error) {
+	l.mu.Lock()
+	p := l.p
+	l.mu.Unlock()
+	if p == nil {
+		return nil, errors.New("demo: no model yet")
+	}
+	return p.Stream(ctx, req, onDelta)
+}
