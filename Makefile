@@ -9,11 +9,12 @@ build:
 deps:
 	bash scripts/deps.sh
 
-# Until `host demo` exists: connect to the bundled example server and list
-# its tools through the real runtime.
-demo: deps build
-	MCP_HOST_CONFIG=examples/config.json ./bin/host mcp test everything
-	MCP_HOST_CONFIG=examples/config.json ./bin/host mcp tools everything
+# The embedded demo: an authorization server, a protected MCP server and a
+# local stdio server on loopback, and the real runtime against them. It needs
+# nothing but Go (no network, no API key). DEMO_FLAGS=--auto-approve runs it
+# unattended.
+demo: build
+	./bin/host demo $(DEMO_FLAGS)
 
 test:
 	bash scripts/test.sh
