@@ -127,6 +127,9 @@ func (m *Manager) Login(ctx context.Context, id string, opts LoginOptions) error
 	if err != nil {
 		return fmt.Errorf("server %q: %w", id, err)
 	}
+	// Connecting from now on: a caller that waits for the server to
+	// settle sees the reconnect, not the auth_required of before.
+	sv.update(func(st *Status) { st.State, st.LastError = StateConnecting, "" })
 	sv.poke()
 	return nil
 }

@@ -37,9 +37,14 @@ MCP commands:
   tools [<id>] [--json]             adapted tools: public name, origin, description
   call <id> <tool> [--args JSON] [--yes]
   import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
+  login <id> [--no-browser]         OAuth login: asks first, then the browser (or paste the redirect back)
+  logout <id> [--forget-client]     forget the server's tokens (and its client registration)
 
 Configuration: global $MCP_HOST_CONFIG (default <user config dir>/mcp-host/config.json),
 project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
+
+Tokens: the OS keyring (service mcp-host), else mcp-auth.json next to the global config
+($MCP_HOST_TOKEN_STORE=auto|keyring|file).
 
 Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/tokenstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 )
@@ -25,6 +26,10 @@ type cli struct {
 	stdout, stderr io.Writer
 	global         string // global config path
 	project        string // project config path
+
+	in       *bufio.Reader // stdin, once something reads it
+	store    *tokenstore.Store
+	storeErr error
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,6 +55,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"tools":   c.tools,
 		"call":    c.call,
 		"import":  c.importServers,
+		"login":   c.login,
+		"logout":  c.logout,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -255,7 +262,7 @@ func (c *cli) connectOne(e runtime.ServerEntry, force bool) (*runtime.Manager, r
 		t := true
 		e.Config.Enabled = &t
 	}
-	m := runtime.NewManager(runtime.ManagerOptions{MaxBackoff: time.Hour})
+	m := runtime.NewManager(c.managerOptions())
 	m.Apply([]runtime.ServerEntry{e})
 	ctx, cancel := context.WithTimeout(context.Background(), e.Config.StartupTimeout()+5*time.Second)
 	defer cancel()
@@ -330,6 +337,7 @@ func (c *cli) get(args []string) int {
 		line("last connected", st.LastConnectedAt.Format(time.RFC3339))
 	}
 	line("auth", st.Auth)
+	line("tokens kept in", st.AuthStorage)
 	line("last error", st.LastError)
 	tw.Flush()
 	if st.Stderr != "" {
@@ -494,7 +502,7 @@ func (c *cli) tools(args []string) int {
 	if len(pos) == 1 && len(entries) == 0 {
 		return c.failf(exitUsage, "tools: no server %q", pos[0])
 	}
-	m := runtime.NewManager(runtime.ManagerOptions{MaxBackoff: time.Hour})
+	m := runtime.NewManager(c.managerOptions())
 	defer m.Close()
 	m.Apply(entries)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

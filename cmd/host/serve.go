@@ -114,11 +114,20 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second}
+	if store, err := openTokenStore(global); err != nil {
+		logger.Error("token store unavailable; tokens are kept in memory for this process", "error", err)
+	} else {
+		if w := store.Warning(); w != "" {
+			logger.Warn(w)
+		}
+		mo.AuthStore, mo.AuthStorage = store, store.Describe()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = runtime.Serve(ctx, stdin, stdout, runtime.ServeOptions{
 		Config:         runtime.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
-		Manager:        runtime.ManagerOptions{MaxBackoff: 30 * time.Second},
+		Manager:        mo,
 		Provider:       prov,
 		ModelName:      model,
 		Permissions:    *perms,

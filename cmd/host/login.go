@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/tokenstore"
+)
+
+// tokenStoreDir is where tokens live when the keyring is not used: next to
+// the global config.
+func tokenStoreDir(globalConfig string) string { return filepath.Dir(globalConfig) }
+
+// openTokenStore opens the token store named by $MCP_HOST_TOKEN_STORE
+// (auto, keyring or file; default auto).
+func openTokenStore(globalConfig string) (*tokenstore.Store, error) {
+	return tokenstore.Open(tokenstore.Options{Backend: os.Getenv("MCP_HOST_TOKEN_STORE"), Dir: tokenStoreDir(globalConfig)})
+}
+
+// managerOptions are the options every CLI manager uses: the persistent
+// token store and the terminal for logins.
+func (c *cli) managerOptions() runtime.ManagerOptions {
+	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}}
+	if c.store == nil && c.storeErr == nil {
+		c.store, c.storeErr = openTokenStore(c.global)
+		if c.storeErr != nil {
+			fmt.Fprintf(c.stderr, "warning: token store: %v (tokens are kept for this command only)\n", c.storeErr)
+		} else if w := c.store.Warning(); w != "" {
+			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		}
+	}
+	if c.store != nil {
+		o.AuthStore, o.AuthStorage = c.store, c.store.Describe()
+	}
+	return o
+}
+
+// terminalLoginUI asks on the terminal and opens the system browser.
+type terminalLoginUI struct{ c *cli }
+
+func (u terminalLoginUI) readLine() (string, error) {
+	if u.c.in == nil {
+		u.c.in = bufio.NewReader(u.c.stdin)
+	}
+	line, err := u.c.in.ReadString('\n')
+	if err != nil && line == "" {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func (u terminalLoginUI) ConfirmLogin(_ context.Context, p runtime.LoginPrompt) (bool, error) {
+	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", p.Server, p.Issuer)
+	a, err := u.readLine()
+	if err != nil {
+		return false, fmt.Errorf("no answer on stdin: %w", err)
+	}
+	a = strings.ToLower(a)
+	return a == "" || a == "y" || a == "yes", nil
+}
+
+func (u terminalLoginUI) OpenURL(_ context.Context, p runtime.LoginPrompt) error {
+	if err := runtime.OpenBrowser(p.URL); err != nil {
+		return err
+	}
+	fmt.Fprintf(u.c.stderr, "Opened your browser. If it did not open, visit:\n  %s\nWaiting for the login to finish (at most 5 minutes)...\n", p.URL)
+	return nil
+}
+
+func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt) (string, error) {
+	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", p.URL, p.RedirectURI)
+	return u.readLine()
+}
+
+func (c *cli) login(args []string) int {
+	fs := newFlagSet("login", c.stderr)
+	noBrowser := fs.Bool("no-browser", false, "print the URL and paste the redirect back instead of opening a browser")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return c.failf(exitUsage, "login: want one server id")
+	}
+	e, _, err := c.entry(pos[0])
+	if err != nil {
+		return c.failf(exitUsage, "login: %v", err)
+	}
+	m, st := c.connectOne(e, true)
+	defer m.Close()
+	if st.State == runtime.StateReady && st.AuthLoggedIn {
+		fmt.Fprintf(c.stdout, "%s: already logged in (%s)\n", e.ID, st.Auth)
+		return exitOK
+	}
+	err = m.Login(context.Background(), e.ID, runtime.LoginOptions{NoBrowser: *noBrowser})
+	switch {
+	case errors.Is(err, runtime.ErrLoginDeclined):
+		return c.failf(exitAuthRequired, "login: %v", err)
+	case errors.Is(err, runtime.ErrNoOAuth):
+		return c.failf(exitUsage, "login: %v", err)
+	case err != nil:
+		return c.failf(exitFailure, "login: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e.Config.StartupTimeout()+5*time.Second)
+	defer cancel()
+	m.WaitSettled(ctx, e.ID)
+	st, _ = m.Get(e.ID)
+	fmt.Fprintf(c.stdout, "%s: logged in; %s; %s with %d tools\n", e.ID, st.Auth, st.State, st.Tools)
+	if st.AuthStorage != "" {
+		fmt.Fprintf(c.stdout, "tokens kept in: %s\n", st.AuthStorage)
+	}
+	return exitFor(st)
+}
+
+func (c *cli) logout(args []string) int {
+	fs := newFlagSet("logout", c.stderr)
+	forget := fs.Bool("forget-client", false, "also forget the client registration")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return c.failf(exitUsage, "logout: want one server id")
+	}
+	e, _, err := c.entry(pos[0])
+	if err != nil {
+		return c.failf(exitUsage, "logout: %v", err)
+	}
+	m := runtime.NewManager(c.managerOptions())
+	defer m.Close()
+	m.Apply([]runtime.ServerEntry{e})
+	if err := m.Logout(context.Background(), e.ID, *forget); err != nil {
+		if errors.Is(err, runtime.ErrNoOAuth) {
+			return c.failf(exitUsage, "logout: %v", err)
+		}
+		return c.failf(exitFailure, "logout: %v", err)
+	}
+	what := "tokens"
+	if *forget {
+		what = "tokens and client registration"
+	}
+	fmt.Fprintf(c.stdout, "%s: logged out (%s forgotten)\n", e.ID, what)
+	return exitOK
+}
