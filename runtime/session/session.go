@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -67,6 +68,9 @@ type Session struct {
 	refreshMu    sync.Mutex
 	refreshing   bool
 	refreshAgain bool
+
+	exts   sync.Map // *mcp.ClientSession -> *extConn, for Call
+	extSeq atomic.Int64
 }
 
 // Connect connects to the server described by opts, completes the handshake
@@ -156,7 +160,7 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 		if err != nil {
 			return nil, nil, info, err
 		}
-		cs, err = s.client.Connect(ctx, proc.transport(), copts)
+		cs, err = s.connectExt(ctx, proc.transport(), copts)
 		if err != nil {
 			_ = proc.shutdown()
 			if tail := strings.TrimSpace(proc.stderr.String()); tail != "" {
@@ -202,6 +206,26 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 	}
 	info.ConnectedAt = time.Now()
 	return cs, proc, info, nil
+}
+
+// connectExt connects through t wrapped so that [Session.Call] can use the
+// connection. Only for transports whose connection the SDK does not inspect
+// (stdio): an HTTP connection must stay the SDK's own, so Call reaches HTTP
+// servers with a POST of its own instead.
+func (s *Session) connectExt(ctx context.Context, t mcp.Transport, copts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
+	et := &extTransport{inner: t}
+	cs, err := s.client.Connect(ctx, et, copts)
+	if err != nil {
+		return nil, err
+	}
+	if et.conn != nil {
+		s.exts.Store(cs, et.conn)
+		go func() {
+			_ = cs.Wait()
+			s.exts.Delete(cs)
+		}()
+	}
+	return cs, nil
 }
 
 // connectSSE connects over the legacy transport. Its event stream lives as

@@ -1,0 +1,249 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// extIDPrefix marks the ids of requests sent by [Session.Call], so that
+// their answers are taken off the connection before the SDK sees them.
+const extIDPrefix = "mcp-host-ext-"
+
+// extTransport wraps an SDK transport so that the session can send
+// requests the SDK does not know (extension methods such as skills/list)
+// over the same connection, with the same headers, session and auth.
+type extTransport struct {
+	inner mcp.Transport
+	conn  *extConn // set by Connect
+}
+
+func (t *extTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.conn = &extConn{Connection: c, pending: map[string]chan *jsonrpc.Response{}}
+	return t.conn, nil
+}
+
+// extConn passes everything through, except the answers to its own
+// requests.
+type extConn struct {
+	mcp.Connection
+	next    atomic.Int64
+	mu      sync.Mutex
+	pending map[string]chan *jsonrpc.Response
+}
+
+func (c *extConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := c.Connection.Read(ctx)
+		if err != nil {
+			c.failAll()
+			return msg, err
+		}
+		resp, ok := msg.(*jsonrpc.Response)
+		if !ok {
+			return msg, nil
+		}
+		id, isString := resp.ID.Raw().(string)
+		if !isString || !strings.HasPrefix(id, extIDPrefix) {
+			return msg, nil
+		}
+		c.mu.Lock()
+		ch := c.pending[id]
+		delete(c.pending, id)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- resp
+		}
+	}
+}
+
+func (c *extConn) failAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, ch := range c.pending {
+		close(ch)
+		delete(c.pending, id)
+	}
+}
+
+func (c *extConn) call(ctx context.Context, method string, params, result any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("%s: encode params: %w", method, err)
+	}
+	idStr := fmt.Sprintf("%s%d", extIDPrefix, c.next.Add(1))
+	id, _ := jsonrpc.MakeID(idStr)
+	ch := make(chan *jsonrpc.Response, 1)
+	c.mu.Lock()
+	c.pending[idStr] = ch
+	c.mu.Unlock()
+	forget := func() {
+		c.mu.Lock()
+		delete(c.pending, idStr)
+		c.mu.Unlock()
+	}
+	if err := c.Connection.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
+		forget()
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case <-ctx.Done():
+		forget()
+		// Tell the server, as for every other request.
+		note, _ := json.Marshal(map[string]any{"requestId": idStr, "reason": ctx.Err().Error()})
+		_ = c.Connection.Write(context.WithoutCancel(ctx), &jsonrpc.Request{Method: "notifications/cancelled", Params: note})
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	case resp, ok := <-ch:
+		if !ok {
+			return fmt.Errorf("%s: connection closed", method)
+		}
+		if resp.Error != nil {
+			return resp.Error
+		}
+		if result != nil {
+			if err := json.Unmarshal(resp.Result, result); err != nil {
+				return fmt.Errorf("%s: decode result: %w", method, err)
+			}
+		}
+		return nil
+	}
+}
+
+// Call sends a request the SDK has no method for (an extension's, such as
+// skills/list) and decodes its result into result. Over stdio it shares the
+// SDK's connection; over Streamable HTTP it is a POST of its own with the
+// session's headers, session id, protocol version and token. It has the
+// session's timeout, cancellation and re-initialization.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.do(ctx, method, "", func(ctx context.Context, cs *mcp.ClientSession) error {
+		if v, ok := s.exts.Load(cs); ok {
+			return v.(*extConn).call(ctx, method, params, result)
+		}
+		info := s.Info()
+		if info.Transport != TransportHTTP {
+			return fmt.Errorf("server %q: %s: extension requests are not supported over the %s transport", s.opts.ID, method, info.Transport)
+		}
+		return s.postCall(ctx, cs.ID(), info.ProtocolVersion, method, params, result)
+	})
+}
+
+// postCall sends one JSON-RPC request as its own Streamable HTTP POST and
+// reads the answer from a JSON body or an event stream.
+func (s *Session) postCall(ctx context.Context, sessionID, version, method string, params, result any) error {
+	rawParams, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("%s: encode params: %w", method, err)
+	}
+	id := fmt.Sprintf("%s%d", extIDPrefix, s.extSeq.Add(1))
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": json.RawMessage(rawParams)})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.opts.URL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sessionID != "" {
+		req.Header.Set("Mcp-Session-Id", sessionID)
+	}
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	if h := s.opts.OAuthHandler; h != nil {
+		ts, err := h.TokenSource(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		if ts != nil {
+			if tok, err := ts.Token(); err == nil && tok != nil && tok.AccessToken != "" {
+				req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			}
+		}
+	}
+	hc, _ := httpClientFor(&s.opts)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound && sessionID != "" {
+		return mcp.ErrSessionMissing
+	}
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		var r struct {
+			Error *jsonrpc.Error `json:"error"`
+		}
+		if json.Unmarshal(b, &r) == nil && r.Error != nil {
+			return r.Error
+		}
+		return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(b)))
+	}
+	var msg []byte
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		msg, err = eventWithID(resp.Body, id)
+	} else {
+		msg, err = io.ReadAll(io.LimitReader(resp.Body, maxExtResponse))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: reading the answer: %w", method, err)
+	}
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  *jsonrpc.Error  `json:"error"`
+	}
+	if err := json.Unmarshal(msg, &r); err != nil {
+		return fmt.Errorf("%s: answer is not JSON-RPC: %w", method, err)
+	}
+	if r.Error != nil {
+		return r.Error
+	}
+	if result != nil {
+		if err := json.Unmarshal(r.Result, result); err != nil {
+			return fmt.Errorf("%s: decode result: %w", method, err)
+		}
+	}
+	return nil
+}
+
+// maxExtResponse bounds an extension answer.
+const maxExtResponse = 32 << 20
+
+// eventWithID reads server-sent events until the message answering id.
+func eventWithID(r io.Reader, id string) ([]byte, error) {
+	sc := bufio.NewScanner(io.LimitReader(r, maxExtResponse))
+	sc.Buffer(make([]byte, 64<<10), maxExtResponse)
+	var data []byte
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "data:"):
+			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
+		case line == "":
+			var probe struct {
+				ID any `json:"id"`
+			}
+			if len(data) > 0 && json.Unmarshal(data, &probe) == nil && probe.ID == id {
+				return data, nil
+			}
+			data = nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return nil, io.ErrUnexpectedEOF
+}
