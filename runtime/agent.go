@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/resources"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,6 +55,20 @@ func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapsh
 	return snap, problems
 }
 
+// sources returns the sessions of the ready servers.
+func (m *Manager) sources() []resources.Source {
+	var out []resources.Source
+	for _, st := range m.List() {
+		if st.State != StateReady {
+			continue
+		}
+		if s, err := m.Session(st.ID); err == nil {
+			out = append(out, resources.Source{Server: st.ID, Session: s})
+		}
+	}
+	return out
+}
+
 // AgentOptions configure an [Agent].
 type AgentOptions struct {
 	// Manager supplies the servers and their tools. Required.
@@ -63,9 +78,10 @@ type AgentOptions struct {
 	Gate *permission.Gate
 	// Adapter limits schemas and results.
 	Adapter adapter.Options
-	// Local returns tools that are not MCP tools of a server (resources,
-	// prompts, skills, the embedder's own), built afresh for each run. They
-	// must gate themselves where they reach a server.
+	// Local returns the embedder's own tools, built afresh for each run,
+	// after the resource, prompt and skill tools of the ready servers
+	// (runtime/resources), which every run gets. Tools that reach a server
+	// must gate themselves.
 	Local func(ctx context.Context) []core.Tool
 	// MaxSteps bounds model calls per run; 0 means core.DefaultMaxSteps.
 	MaxSteps int
@@ -92,9 +108,9 @@ func NewAgent(opts AgentOptions) (*Agent, error) {
 // Tools returns the tools a run started now would see: the adapted tools
 // of the ready servers and the local tools.
 func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []string) {
-	var local []core.Tool
+	local := resources.Tools(a.opts.Manager.sources(), a.opts.Gate, a.opts.Adapter.MaxOutputBytes)
 	if a.opts.Local != nil {
-		local = a.opts.Local(ctx)
+		local = append(local, a.opts.Local(ctx)...)
 	}
 	names := make([]string, len(local))
 	for i, t := range local {
