@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-host/mcp-host/demo/servers"
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
@@ -32,6 +33,7 @@ type testUI struct {
 	logs     []protocol.LogParams
 	confirms []protocol.ConfirmParams
 	answer   func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error)
+	openURL  func(url string) bool
 }
 
 func (u *testUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
@@ -49,8 +51,14 @@ func (u *testUI) Prompt(context.Context, *protocol.PromptParams) (*protocol.Prom
 	return &protocol.PromptResult{Cancelled: true}, nil
 }
 
-func (u *testUI) OpenURL(context.Context, *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
-	return &protocol.OpenURLResult{}, nil
+func (u *testUI) OpenURL(_ context.Context, p *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
+	u.mu.Lock()
+	open := u.openURL
+	u.mu.Unlock()
+	if open == nil {
+		return &protocol.OpenURLResult{}, nil
+	}
+	return &protocol.OpenURLResult{Opened: open(p.URL)}, nil
 }
 
 func (u *testUI) Elicit(context.Context, *protocol.ElicitParams) (*protocol.ElicitResult, error) {
@@ -245,12 +253,20 @@ func TestServeProtocol(t *testing.T) {
 	}))
 	t.Cleanup(func() { close(hang); slow.Close() })
 
+	// A protected server that waits for a login.
+	demoEnv, err := servers.Start(context.Background(), servers.Options{AutoApprove: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { demoEnv.Close() })
+
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"everything": map[string]any{"transport": "stdio", "command": "sh",
 			"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...)},
 		"slow":   map[string]any{"transport": "http", "url": slow.URL, "startup_timeout_ms": 600000},
 		"broken": map[string]any{"transport": "stdio", "command": filepath.Join(dir, "no-such-command")},
+		"notes":  map[string]any{"transport": "http", "url": demoEnv.MCPURL},
 	}}})
 	echo := adapter.PublicName("everything", "echo")
 	long := adapter.PublicName("everything", "trigger-long-running-operation")
@@ -264,29 +280,29 @@ func TestServeProtocol(t *testing.T) {
 		{"calls": []map[string]any{{"name": long, "args": map[string]any{"duration": 30, "steps": 30}}}},
 		{"text": "never"},
 	})
-	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS="},
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
 		"--script", script, "--confirm-timeout", "2s", "--permissions", filepath.Join(dir, "permissions.json"))
 	ctx := ctxT(t, 2*time.Minute)
 
 	// A request before initialize is refused.
-	_, err := h.rt.MCPList(ctx, &protocol.Empty{})
+	_, err = h.rt.MCPList(ctx, &protocol.Empty{})
 	var perr *protocol.Error
 	if !errors.As(err, &perr) || perr.Code != protocol.CodeNotInitialized {
 		t.Fatalf("mcp.list before initialize: %v", err)
 	}
 	init, err := h.rt.Initialize(ctx, &protocol.InitializeParams{
 		ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e"},
-		Capabilities: protocol.UICapabilities{Confirm: true},
+		Capabilities: protocol.UICapabilities{Confirm: true, OpenURL: true},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !init.Capabilities.Runs || len(init.Servers) != 3 {
+	if !init.Capabilities.Runs || len(init.Servers) != 4 {
 		t.Fatalf("initialize = %+v", init)
 	}
 
 	t.Run("mcp.list answers while a server connects", func(t *testing.T) {
-		waitFor(t, 60*time.Second, "everything ready and broken in error", func() bool {
+		waitFor(t, 60*time.Second, "everything ready, broken in error, notes waiting for a login", func() bool {
 			l, err := h.rt.MCPList(ctx, &protocol.Empty{})
 			if err != nil {
 				t.Fatal(err)
@@ -298,7 +314,7 @@ func TestServeProtocol(t *testing.T) {
 			if st["slow"] != protocol.StateConnecting {
 				t.Fatalf("slow server: %s, want connecting", st["slow"])
 			}
-			return st["everything"] == protocol.StateReady && st["broken"] == protocol.StateError
+			return st["everything"] == protocol.StateReady && st["broken"] == protocol.StateError && st["notes"] == protocol.StateAuthRequired
 		})
 		g, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "broken"})
 		if err != nil || !strings.Contains(g.Server.LastError, "no-such-command") {
@@ -463,7 +479,7 @@ func TestServeProtocol(t *testing.T) {
 		}
 		// Still serving, and every bad line was answered.
 		l, err := h.rt.MCPList(ctx, &protocol.Empty{})
-		if err != nil || len(l.Servers) != 3 {
+		if err != nil || len(l.Servers) != 4 {
 			t.Fatalf("after malformed input: %+v %v", l, err)
 		}
 		got := h.answers(t)
@@ -476,6 +492,37 @@ func TestServeProtocol(t *testing.T) {
 				t.Errorf("error answers for id %s: %v, want %v", id, got[id], codes)
 			}
 		}
+	})
+
+	t.Run("mcp.login: consent, the UI opens the URL, ready", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerYes))
+		h.ui.mu.Lock()
+		h.ui.openURL = func(u string) bool {
+			resp, err := http.Get(u) // the demo server approves at once and redirects to the loopback callback
+			if err != nil {
+				return false
+			}
+			resp.Body.Close()
+			return resp.StatusCode == http.StatusOK
+		}
+		h.ui.mu.Unlock()
+		res, err := h.rt.MCPLogin(ctx, &protocol.LoginParams{ID: "notes"})
+		if err != nil {
+			t.Fatalf("mcp.login: %v", err)
+		}
+		if res.Server.Auth == nil || !res.Server.Auth.LoggedIn || !strings.Contains(res.Server.Auth.Storage, "mcp-auth.json") {
+			t.Errorf("after login: %+v", res.Server)
+		}
+		h.ui.mu.Lock()
+		c := h.ui.confirms[len(h.ui.confirms)-1]
+		h.ui.mu.Unlock()
+		if c.Kind != protocol.ConfirmKindLogin || c.Login == nil || c.Login.Issuer != demoEnv.IssuerURL {
+			t.Errorf("login confirm: %+v", c)
+		}
+		waitFor(t, 10*time.Second, "notes ready", func() bool {
+			g, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "notes"})
+			return err == nil && g.Server.State == protocol.StateReady && len(g.Server.ToolList) == 4
+		})
 	})
 
 	t.Run("shutdown leaves no child process", func(t *testing.T) {
