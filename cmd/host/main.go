@@ -23,6 +23,8 @@ const usage = `host — an OAuth-first MCP host runtime
 Usage:
   host demo [--auto-approve] [--no-browser] [--model NAME]
                                      the whole flow against servers made for the demo, on loopback
+  host chat [--model NAME | --script FILE]
+                                     the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
   host help                          this text
@@ -68,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stdin, stdout, stderr)
 	case "demo":
 		return runDemo(args[1:], stdin, stdout, stderr)
+	case "chat":
+		return runChat(args[1:], stdin, stdout, stderr)
 	case "demo-stdio-server": // hidden: the demo's local server
 		return runDemoStdio(stderr)
 	default:

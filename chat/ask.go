@@ -1,0 +1,254 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+func (m *Model) openAsk(a askMsg) {
+	if m.ask != nil {
+		// One question at a time: a second one waits for its answer... the
+		// runtime asks sequentially, so this is a protocol surprise. Decline.
+		m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDeny}, prompt: &protocol.PromptResult{Cancelled: true}, elicit: &protocol.ElicitResult{Action: "decline"}})
+		return
+	}
+	m.ask = &a
+	m.askStage = ""
+	switch {
+	case a.prompt != nil:
+		m.askStage = "prompt"
+		m.addLine("Open this URL in a browser and log in:\n" + a.prompt.URL)
+		m.input.Placeholder = "paste the address here (Esc cancels)"
+	case a.elicit != nil:
+		form := newElicitForm(a.elicit.RequestedSchema)
+		if form == nil {
+			m.addLine(styleWarn.Render(fmt.Sprintf("%s asked for input this chat cannot show (nested schema): declined", a.elicit.Server)))
+			m.reply(a, answer{elicit: &protocol.ElicitResult{Action: "decline"}})
+			m.closeAsk()
+			return
+		}
+		m.elicit = form
+		m.askStage = "elicit"
+		m.input.Placeholder = form.placeholder()
+	}
+}
+
+func (m *Model) reply(a askMsg, ans answer) {
+	select {
+	case a.reply <- ans:
+	default:
+	}
+}
+
+func (m *Model) closeAsk() {
+	m.ask, m.askStage, m.elicit = nil, "", nil
+	m.input.Placeholder = "Ask something, or /help"
+}
+
+// answerKey handles the single-key answers of a confirm.
+func (m *Model) answerKey(k tea.KeyMsg) tea.Cmd {
+	a := *m.ask
+	c := a.confirm
+	if c == nil {
+		return nil
+	}
+	key := strings.ToLower(k.String())
+	var res *protocol.ConfirmResult
+	if c.Kind == protocol.ConfirmKindLogin {
+		switch key {
+		case "y", "enter":
+			res = &protocol.ConfirmResult{Answer: protocol.AnswerYes}
+			m.addLine(styleDim.Render("login: yes"))
+		case "n", "esc":
+			res = &protocol.ConfirmResult{Answer: protocol.AnswerNo}
+			m.addLine(styleDim.Render("login: no"))
+		}
+	} else {
+		answers := map[string]string{"o": protocol.AnswerAllowOnce, "enter": protocol.AnswerAllowOnce, "t": protocol.AnswerAlwaysTool,
+			"s": protocol.AnswerAlwaysServer, "d": protocol.AnswerDeny, "esc": protocol.AnswerDeny}
+		if key == "r" {
+			m.askStage = "reason"
+			m.input.Placeholder = "reason the model will see (Enter sends, Esc denies without one)"
+			return nil
+		}
+		if ans, ok := answers[key]; ok {
+			res = &protocol.ConfirmResult{Answer: ans}
+			m.addLine(styleDim.Render(fmt.Sprintf("%s/%s: %s", c.Tool.Server, c.Tool.Tool, strings.ReplaceAll(ans, "_", " "))))
+		}
+	}
+	if res == nil {
+		return nil
+	}
+	m.reply(a, answer{confirm: res})
+	m.closeAsk()
+	return nil
+}
+
+// submitStage finishes a typed answer: a deny reason, a pasted URL or an
+// elicitation field.
+func (m *Model) submitStage(text string, cancelled bool) tea.Cmd {
+	a := *m.ask
+	switch m.askStage {
+	case "reason":
+		if cancelled || text == "" {
+			m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDeny}})
+			m.addLine(styleDim.Render("denied"))
+		} else {
+			m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDenyWithReason, Reason: text}})
+			m.addLine(styleDim.Render("denied: " + text))
+		}
+	case "prompt":
+		if cancelled || text == "" {
+			m.reply(a, answer{prompt: &protocol.PromptResult{Cancelled: true}})
+		} else {
+			m.reply(a, answer{prompt: &protocol.PromptResult{Value: text}})
+			m.addLine(styleDim.Render("redirect address pasted"))
+		}
+	case "elicit":
+		if cancelled {
+			m.reply(a, answer{elicit: &protocol.ElicitResult{Action: "decline"}})
+			break
+		}
+		f := m.elicit
+		if err := f.set(text); err != nil {
+			m.addLine(styleErr.Render(err.Error()))
+			return nil
+		}
+		if f.i < len(f.fields) {
+			m.input.Placeholder = f.placeholder()
+			return nil
+		}
+		m.reply(a, answer{elicit: &protocol.ElicitResult{Action: "accept", Content: f.values}})
+	}
+	m.closeAsk()
+	return nil
+}
+
+func (m *Model) askView() string {
+	a := m.ask
+	var b strings.Builder
+	switch {
+	case a.confirm != nil && a.confirm.Kind == protocol.ConfirmKindLogin:
+		l := a.confirm.Login
+		fmt.Fprintf(&b, "%s\n", a.confirm.Message)
+		if l != nil {
+			fmt.Fprintf(&b, "authorization server: %s\n", l.Issuer)
+		}
+		b.WriteString("[y]es, open the login page   [n]o")
+	case a.confirm != nil:
+		c := a.confirm
+		t := c.Tool
+		fmt.Fprintf(&b, "Allow %s/%s?", t.Server, t.Tool)
+		if t.Title != "" {
+			fmt.Fprintf(&b, "  (%s)", t.Title)
+		}
+		b.WriteString("\n")
+		if t.Changed {
+			b.WriteString(styleWarn.Render("This tool's definition CHANGED since you always allowed it.") + "\n")
+		}
+		args := t.Arguments
+		if lines := strings.Split(args, "\n"); len(lines) > 10 {
+			args = strings.Join(lines[:10], "\n") + "\n…"
+		}
+		b.WriteString("arguments: " + args + "\n")
+		if t.ArgumentsTruncated {
+			b.WriteString("(arguments cut for display)\n")
+		}
+		if an := t.Annotations; an != nil {
+			var hints []string
+			if an.ReadOnlyHint {
+				hints = append(hints, "read-only")
+			}
+			if an.DestructiveHint != nil && *an.DestructiveHint {
+				hints = append(hints, "destructive")
+			}
+			if an.OpenWorldHint != nil && *an.OpenWorldHint {
+				hints = append(hints, "open world")
+			}
+			if len(hints) > 0 {
+				b.WriteString(styleDim.Render("hints (claimed by the server, untrusted): "+strings.Join(hints, ", ")) + "\n")
+			}
+		}
+		b.WriteString("[o]nce  always this [t]ool  always this [s]erver  [d]eny  deny with [r]eason")
+		if m.askStage == "reason" {
+			b.WriteString("\n" + styleWarn.Render("type the reason below"))
+		}
+	case a.prompt != nil:
+		fmt.Fprintf(&b, "%s\n%s\n(the URL to open is printed above)", a.prompt.Title, a.prompt.Message)
+	case a.elicit != nil:
+		fmt.Fprintf(&b, "%s asks: %s\n(Esc declines)", a.elicit.Server, a.elicit.Message)
+	}
+	return styleBox.Render(b.String())
+}
+
+func newElicitForm(schema json.RawMessage) *elicitForm {
+	var s struct {
+		Properties map[string]struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+			Title       string `json:"title"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	f := &elicitForm{values: map[string]any{}}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := s.Properties[n]
+		switch p.Type {
+		case "string", "number", "integer", "boolean":
+		default:
+			return nil
+		}
+		desc := p.Title
+		if desc == "" {
+			desc = p.Description
+		}
+		f.fields = append(f.fields, elicitField{name: n, typ: p.Type, desc: desc})
+	}
+	return f
+}
+
+func (f *elicitForm) placeholder() string {
+	fd := f.fields[f.i]
+	return fmt.Sprintf("%s (%s) %s", fd.name, fd.typ, fd.desc)
+}
+
+func (f *elicitForm) set(text string) error {
+	fd := f.fields[f.i]
+	switch fd.typ {
+	case "number":
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return fmt.Errorf("%s: want a number", fd.name)
+		}
+		f.values[fd.name] = v
+	case "integer":
+		v, err := strconv.Atoi(text)
+		if err != nil {
+			return fmt.Errorf("%s: want an integer", fd.name)
+		}
+		f.values[fd.name] = v
+	case "boolean":
+		v, err := strconv.ParseBool(text)
+		if err != nil {
+			return fmt.Errorf("%s: want true or false", fd.name)
+		}
+		f.values[fd.name] = v
+	default:
+		f.values[fd.name] = text
+	}
+	f.i++
+	return nil
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/mcp-host/mcp-host/chat"
+	"github.com/mcp-host/mcp-host/runtime"
+	"golang.org/x/term"
+)
+
+func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("host chat", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var mf modelFlags
+	mf.register(fs)
+	perms := fs.String("permissions", "", "file keeping \"always allow\" answers (default: permissions.json next to the global config)")
+	logFile := fs.String("log", "", "where the runtime's log goes (default: chat.log next to the global config)")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	in, inOK := stdin.(*os.File)
+	if !inOK || !term.IsTerminal(int(in.Fd())) {
+		fmt.Fprintln(stderr, "host chat: needs a terminal (stdin is not one); UIs should run `host serve` and speak protocol/PROTOCOL.md")
+		return exitUsage
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "host chat: %v\n", err)
+		return exitFailure
+	}
+	cwd, _ := os.Getwd()
+	global, _ := runtime.DefaultPaths(cwd)
+	if *logFile == "" {
+		*logFile = filepath.Join(filepath.Dir(global), "chat.log")
+	}
+	if err := os.MkdirAll(filepath.Dir(*logFile), 0o700); err != nil {
+		fmt.Fprintf(stderr, "host chat: %v\n", err)
+		return exitFailure
+	}
+	serve := []string{exe, "serve"}
+	for flagName, v := range map[string]string{"--model": mf.model, "--base-url": mf.baseURL, "--api-key-env": mf.apiKeyEnv, "--script": mf.script, "--permissions": *perms} {
+		if v != "" {
+			serve = append(serve, flagName, v)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := chat.Run(ctx, chat.Options{Serve: serve, Env: os.Environ(), LogFile: *logFile, In: stdin, Out: stdout}); err != nil {
+		fmt.Fprintf(stderr, "host chat: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
