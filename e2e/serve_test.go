@@ -525,6 +525,35 @@ func TestServeProtocol(t *testing.T) {
 		})
 	})
 
+	t.Run("config edits apply without a restart", func(t *testing.T) {
+		writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+			"everything": map[string]any{"transport": "stdio", "command": "sh",
+				"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...)},
+			"slow":  map[string]any{"transport": "http", "url": slow.URL, "startup_timeout_ms": 600000},
+			"notes": map[string]any{"transport": "http", "url": demoEnv.MCPURL},
+			"added": map[string]any{"transport": "http", "url": "http://127.0.0.1:1/mcp"},
+		}}})
+		waitFor(t, 20*time.Second, "broken removed and added reported", func() bool {
+			h.ui.mu.Lock()
+			defer h.ui.mu.Unlock()
+			var removed, added bool
+			for _, st := range h.ui.statuses {
+				removed = removed || st.Removed && st.Server.ID == "broken"
+				added = added || st.Server.ID == "added"
+			}
+			return removed && added
+		})
+		l, err := h.rt.MCPList(ctx, &protocol.Empty{})
+		if err != nil || len(l.Servers) != 4 {
+			t.Fatalf("after the edit: %+v %v", l, err)
+		}
+		for _, st := range l.Servers {
+			if st.ID == "everything" && st.State != protocol.StateReady {
+				t.Errorf("an unchanged server was disturbed: %+v", st)
+			}
+		}
+	})
+
 	t.Run("shutdown leaves no child process", func(t *testing.T) {
 		start := time.Now()
 		if _, err := h.rt.Shutdown(ctx, &protocol.Empty{}); err != nil {
