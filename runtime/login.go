@@ -231,6 +231,20 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 		if oc.Resource != nil {
 			o.Resource, o.OmitResource = *oc.Resource, *oc.Resource == ""
 		}
+		switch oc.Grant {
+		case "", auth.GrantAuthorizationCode, auth.GrantClientCredentials, auth.GrantJWTBearer:
+			o.Grant = oc.Grant
+		default:
+			return nil, e.wrap(fmt.Errorf("field \"oauth.grant\": %q is not supported yet", oc.Grant))
+		}
+		if oc.PrivateKeyFile != "" {
+			pemKey, err := os.ReadFile(oc.PrivateKeyFile)
+			if err != nil {
+				return nil, e.wrap(fmt.Errorf("field \"oauth.private_key_file\": %w", err))
+			}
+			o.PrivateKeyPEM = pemKey
+		}
+		o.AssertionFile = oc.AssertionFile
 	}
 	h, err := auth.New(o)
 	if err != nil {

@@ -506,6 +506,9 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 			return fmt.Errorf("server %s: still forbidden after %d authorizations for scope %q; giving up", h.opts.ServerID, n, k)
 		}
 	}
+	if h.machineGrant() {
+		return h.grantToken(ctx, d, scopes)
+	}
 	if prompter == nil {
 		h.mu.Lock()
 		reason := h.reason

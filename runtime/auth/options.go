@@ -38,6 +38,19 @@ type Options struct {
 	// DefaultClientName.
 	ClientName string
 
+	// Grant is GrantAuthorizationCode (default, interactive),
+	// GrantClientCredentials or GrantJWTBearer (both without a user).
+	Grant string
+	// PrivateKeyPEM, when set, authenticates the client with a signed
+	// private_key_jwt assertion (RFC 7523) instead of a secret. SigningAlg
+	// is its JWS algorithm; empty picks one from the key (ES256, RS256,
+	// EdDSA).
+	PrivateKeyPEM []byte
+	SigningAlg    string
+	// AssertionFile holds the workload identity JWT of GrantJWTBearer; it
+	// is read afresh for every token request, so a rotated file is used.
+	AssertionFile string
+
 	// Scope, if set, is requested when the server's challenge names no scope,
 	// instead of the protected resource's scopes_supported.
 	Scope string

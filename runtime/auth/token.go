@@ -40,6 +40,14 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 	case AuthMethodPost:
 		form.Set("client_id", cl.ClientID)
 		form.Set("client_secret", cl.ClientSecret)
+	case AuthMethodPrivateKeyJWT:
+		assertion, err := h.clientAssertion(cl)
+		if err != nil {
+			return nil, err
+		}
+		form.Set("client_id", cl.ClientID)
+		form.Set("client_assertion_type", clientAssertionType)
+		form.Set("client_assertion", assertion)
 	default:
 		form.Set("client_id", cl.ClientID)
 	}

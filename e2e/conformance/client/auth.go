@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -49,6 +50,9 @@ var authScenarios = []string{
 	"auth/iss-unexpected",
 	"auth/iss-normalized",
 	"auth/metadata-issuer-mismatch",
+	"auth/client-credentials-basic",
+	"auth/client-credentials-jwt",
+	"auth/wif-jwt-bearer",
 }
 
 func init() {
@@ -66,14 +70,34 @@ func connect(ctx context.Context, name string, conf map[string]any, opts session
 		return session.Connect(ctx, opts)
 	}
 	str := func(k string) string { s, _ := conf[k].(string); return s }
-	h, err := auth.New(auth.Options{
+	o := auth.Options{
 		ServerID:          opts.ID,
 		ServerURL:         opts.URL,
 		ClientID:          str("client_id"),
 		ClientSecret:      str("client_secret"),
 		ClientMetadataURL: clientMetadataURL,
 		Prompter:          &browserless{},
-	})
+	}
+	// What a user would put in the server's "oauth" config for these
+	// scenarios: the grant, and the key or the workload token file.
+	switch name {
+	case "auth/client-credentials-basic":
+		o.Grant = auth.GrantClientCredentials
+	case "auth/client-credentials-jwt":
+		o.Grant, o.PrivateKeyPEM, o.SigningAlg = auth.GrantClientCredentials, []byte(str("private_key_pem")), str("signing_algorithm")
+	case "auth/wif-jwt-bearer":
+		f, err := os.CreateTemp("", "wif-*.jwt")
+		if err != nil {
+			return nil, err
+		}
+		defer os.Remove(f.Name())
+		if _, err := f.WriteString(str("valid_jwt")); err != nil {
+			return nil, err
+		}
+		f.Close()
+		o.Grant, o.AssertionFile = auth.GrantJWTBearer, f.Name()
+	}
+	h, err := auth.New(o)
 	if err != nil {
 		return nil, err
 	}
