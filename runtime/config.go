@@ -69,11 +69,21 @@ type OAuthConfig struct {
 	CallbackPort      int    `json:"callback_port,omitempty"`
 	ClientMetadataURL string `json:"client_metadata_url,omitempty"`
 	// Resource overrides the RFC 8707 resource; a pointer to "" omits it.
-	Resource       *string `json:"resource,omitempty"`
-	DPoP           bool    `json:"dpop,omitempty"`
-	Grant          string  `json:"grant,omitempty"`
-	PrivateKeyFile string  `json:"private_key_file,omitempty"`
-	AssertionFile  string  `json:"assertion_file,omitempty"`
+	Resource *string `json:"resource,omitempty"`
+	// DPoP: true requires DPoP-bound tokens, false never uses them, unset
+	// uses them where the authorization server offers them.
+	DPoP           *bool  `json:"dpop,omitempty"`
+	Grant          string `json:"grant,omitempty"`
+	PrivateKeyFile string `json:"private_key_file,omitempty"`
+	AssertionFile  string `json:"assertion_file,omitempty"`
+	// Enterprise-managed authorization (grant "enterprise"): the file with
+	// the user's ID token from the identity provider, the provider (its
+	// issuer, or its token endpoint) and this client's registration there.
+	IDTokenFile     string `json:"id_token_file,omitempty"`
+	IDPIssuer       string `json:"idp_issuer,omitempty"`
+	IDPTokenURL     string `json:"idp_token_url,omitempty"`
+	IDPClientID     string `json:"idp_client_id,omitempty"`
+	IDPClientSecret string `json:"idp_client_secret,omitempty"`
 }
 
 // Defaults for a [ServerConfig].
@@ -211,7 +221,33 @@ func (c *ServerConfig) Validate() error {
 		if o.CallbackPort < 0 || o.CallbackPort > 65535 {
 			return bad("oauth.callback_port", "must be a port number, got %d", o.CallbackPort)
 		}
-		for field, v := range map[string]string{"oauth.authorization_url": o.AuthorizationURL, "oauth.token_url": o.TokenURL, "oauth.registration_url": o.RegistrationURL, "oauth.redirect_uri": o.RedirectURI, "oauth.client_metadata_url": o.ClientMetadataURL} {
+		need := func(field, v string) error {
+			if v == "" {
+				return bad(field, "is required with oauth.grant %q", o.Grant)
+			}
+			return nil
+		}
+		switch o.Grant {
+		case "client_credentials":
+			if err := need("oauth.client_id", o.ClientID); err != nil {
+				return err
+			}
+		case "jwt_bearer":
+			if err := need("oauth.assertion_file", o.AssertionFile); err != nil {
+				return err
+			}
+		case "enterprise":
+			if err := need("oauth.client_id", o.ClientID); err != nil {
+				return err
+			}
+			if err := need("oauth.id_token_file", o.IDTokenFile); err != nil {
+				return err
+			}
+			if o.IDPIssuer == "" && o.IDPTokenURL == "" {
+				return bad("oauth.idp_issuer", "is required with oauth.grant \"enterprise\" (or set oauth.idp_token_url)")
+			}
+		}
+		for field, v := range map[string]string{"oauth.authorization_url": o.AuthorizationURL, "oauth.token_url": o.TokenURL, "oauth.registration_url": o.RegistrationURL, "oauth.redirect_uri": o.RedirectURI, "oauth.client_metadata_url": o.ClientMetadataURL, "oauth.idp_issuer": o.IDPIssuer, "oauth.idp_token_url": o.IDPTokenURL} {
 			if v == "" {
 				continue
 			}

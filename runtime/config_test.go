@@ -71,7 +71,9 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"nourl": {"transport": "http"},
 		"relative": {"url": "/mcp"},
 		"bad id!": {"command": "x"},
-		"grant": {"url": "https://x.example", "oauth": {"grant": "magic"}}}}}`)
+		"grant": {"url": "https://x.example", "oauth": {"grant": "magic"}},
+		"ent": {"url": "https://x.example", "oauth": {"grant": "enterprise", "client_id": "c", "id_token_file": "/id.jwt"}},
+		"wif": {"url": "https://x.example", "oauth": {"grant": "jwt_bearer"}}}}}`)
 	writeFile(t, project, "{\n  \"version\": 1,\n  \"mcp\": {\n    \"servers\": {,}\n  }\n}")
 	eff, err := Load(LoadOptions{GlobalPath: global, ProjectPath: project})
 	if err != nil {
@@ -90,6 +92,8 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"relative": `field "url": must be an absolute`,
 		"bad id!":  "invalid server id",
 		"grant":    `field "oauth.grant"`,
+		"ent":      `field "oauth.idp_issuer": is required with oauth.grant "enterprise" (or set oauth.idp_token_url)`,
+		"wif":      `field "oauth.assertion_file": is required with oauth.grant "jwt_bearer"`,
 	} {
 		e := entryByID(t, eff, id)
 		if e.Err == nil || !strings.Contains(e.Err.Error(), want) || !strings.Contains(e.Err.Error(), global) || !strings.Contains(e.Err.Error(), `"`+id+`"`) {

@@ -231,11 +231,12 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 		if oc.Resource != nil {
 			o.Resource, o.OmitResource = *oc.Resource, *oc.Resource == ""
 		}
-		switch oc.Grant {
-		case "", auth.GrantAuthorizationCode, auth.GrantClientCredentials, auth.GrantJWTBearer:
-			o.Grant = oc.Grant
-		default:
-			return nil, e.wrap(fmt.Errorf("field \"oauth.grant\": %q is not supported yet", oc.Grant))
+		o.Grant = oc.Grant
+		if oc.DPoP != nil {
+			o.DPoP = auth.DPoPOff
+			if *oc.DPoP {
+				o.DPoP = auth.DPoPRequire
+			}
 		}
 		if oc.PrivateKeyFile != "" {
 			pemKey, err := os.ReadFile(oc.PrivateKeyFile)
@@ -245,6 +246,8 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 			o.PrivateKeyPEM = pemKey
 		}
 		o.AssertionFile = oc.AssertionFile
+		o.IDTokenFile, o.IDPIssuer, o.IDPTokenURL = oc.IDTokenFile, oc.IDPIssuer, oc.IDPTokenURL
+		o.IDPClientID, o.IDPClientSecret = oc.IDPClientID, oc.IDPClientSecret
 	}
 	h, err := auth.New(o)
 	if err != nil {

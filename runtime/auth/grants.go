@@ -30,6 +30,12 @@ const (
 	// GrantJWTBearer presents a workload identity JWT (RFC 7523 section
 	// 2.1), read fresh from Options.AssertionFile for every request.
 	GrantJWTBearer = "jwt_bearer"
+	// GrantEnterprise is enterprise-managed authorization (SEP-990): the
+	// user's ID token from the enterprise identity provider, read fresh from
+	// Options.IDTokenFile, is exchanged there (RFC 8693) for an ID-JAG,
+	// which is then presented to the authorization server as a jwt-bearer
+	// grant with this client's advertised authentication.
+	GrantEnterprise = "enterprise"
 )
 
 // AuthMethodPrivateKeyJWT is RFC 7523 client authentication with a signed
@@ -39,12 +45,19 @@ const AuthMethodPrivateKeyJWT = "private_key_jwt"
 const (
 	clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 	jwtBearerGrantType  = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	tokenExchangeGrant  = "urn:ietf:params:oauth:grant-type:token-exchange"
+	idTokenType         = "urn:ietf:params:oauth:token-type:id_token"
+	idJAGTokenType      = "urn:ietf:params:oauth:token-type:id-jag"
 	assertionLifetime   = 60 * time.Second
 )
 
 // machineGrant reports whether the handler obtains tokens without a user.
 func (h *Handler) machineGrant() bool {
-	return h.opts.Grant == GrantClientCredentials || h.opts.Grant == GrantJWTBearer
+	switch h.opts.Grant {
+	case GrantClientCredentials, GrantJWTBearer, GrantEnterprise:
+		return true
+	}
+	return false
 }
 
 // grantToken runs the configured non-interactive grant. A failure is
@@ -68,6 +81,13 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 		}
 		form.Set("grant_type", jwtBearerGrantType)
 		form.Set("assertion", strings.TrimSpace(string(raw)))
+	case GrantEnterprise:
+		jag, err := h.idJAG(ctx, d, scopes)
+		if err != nil {
+			return err
+		}
+		form.Set("grant_type", jwtBearerGrantType)
+		form.Set("assertion", jag)
 	}
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, " "))
@@ -75,7 +95,14 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	if d.resource != "" {
 		form.Set("resource", d.resource)
 	}
-	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form)
+	rec := h.record()
+	var dp *Record
+	if bound, err := h.dpopWanted(d); err != nil {
+		return err
+	} else if bound {
+		dp = rec
+	}
+	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form, dp)
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && !oe.temporary() {
@@ -86,7 +113,6 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 		}
 		return fmt.Errorf("server %s: %s grant: %w", h.opts.ServerID, h.opts.Grant, err)
 	}
-	rec := h.record()
 	rec.Issuer, rec.Resource, rec.TokenURL = d.issuer, d.resource, d.tokenURL
 	rec.Token, rec.Client = &tr.token, cl
 	rec.Scopes = tr.scopes
@@ -98,6 +124,87 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	}
 	h.setReason("")
 	return nil
+}
+
+// idJAG exchanges the user's ID token at the enterprise identity provider
+// for an Identity Assertion JWT Authorization Grant naming the authorization
+// server in d as audience and the MCP server as resource (RFC 8693, SEP-990).
+// A rejection asks for a new ID token, not a retry.
+func (h *Handler) idJAG(ctx context.Context, d *discovered, scopes []string) (string, error) {
+	if h.opts.IDTokenFile == "" {
+		return "", fmt.Errorf("server %s: oauth.grant enterprise needs oauth.id_token_file", h.opts.ServerID)
+	}
+	raw, err := os.ReadFile(h.opts.IDTokenFile)
+	if err != nil {
+		return "", fmt.Errorf("server %s: oauth.id_token_file: %w", h.opts.ServerID, err)
+	}
+	endpoint, err := h.idpTokenURL(ctx)
+	if err != nil {
+		return "", err
+	}
+	resource := d.resource
+	if resource == "" {
+		resource = canonicalResource(h.opts.ServerURL)
+	}
+	form := url.Values{
+		"grant_type":           {tokenExchangeGrant},
+		"requested_token_type": {idJAGTokenType},
+		"subject_token":        {strings.TrimSpace(string(raw))},
+		"subject_token_type":   {idTokenType},
+		"audience":             {d.issuer},
+		"resource":             {resource},
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, " "))
+	}
+	idp := &Client{Kind: ClientStatic, Issuer: h.opts.IDPIssuer, ClientID: h.opts.IDPClientID, ClientSecret: h.opts.IDPClientSecret, AuthMethod: AuthMethodNone}
+	if idp.ClientSecret != "" {
+		idp.AuthMethod = AuthMethodBasic
+	}
+	tr, err := h.tokenRequest(ctx, endpoint, idp, form, nil)
+	if err != nil {
+		var oe *OAuthError
+		if errors.As(err, &oe) && !oe.temporary() {
+			return "", h.loginRequired("identity provider rejected the ID token exchange: " + oe.Error())
+		}
+		return "", fmt.Errorf("server %s: ID token exchange at %s: %w", h.opts.ServerID, endpoint, err)
+	}
+	if tr.issuedType != "" && tr.issuedType != idJAGTokenType {
+		return "", fmt.Errorf("server %s: identity provider issued a %q, not an ID-JAG", h.opts.ServerID, tr.issuedType)
+	}
+	return tr.token.AccessToken, nil
+}
+
+// idpTokenURL is the identity provider's token endpoint: configured, or
+// found in its OpenID Connect (else RFC 8414) metadata.
+func (h *Handler) idpTokenURL(ctx context.Context) (string, error) {
+	if h.opts.IDPTokenURL != "" {
+		return h.opts.IDPTokenURL, nil
+	}
+	if h.opts.IDPIssuer == "" {
+		return "", fmt.Errorf("server %s: oauth.grant enterprise needs oauth.idp_issuer or oauth.idp_token_url", h.opts.ServerID)
+	}
+	base := strings.TrimSuffix(h.opts.IDPIssuer, "/")
+	for _, u := range []string{base + "/.well-known/openid-configuration", base + "/.well-known/oauth-authorization-server"} {
+		var m struct {
+			Issuer        string `json:"issuer"`
+			TokenEndpoint string `json:"token_endpoint"`
+		}
+		if err := h.getJSON(ctx, u, &m); err != nil {
+			if absent(err) {
+				continue
+			}
+			return "", fmt.Errorf("server %s: identity provider %s: %w", h.opts.ServerID, h.opts.IDPIssuer, err)
+		}
+		if !sameIssuer(m.Issuer, h.opts.IDPIssuer) || m.TokenEndpoint == "" {
+			return "", fmt.Errorf("server %s: identity provider metadata at %s names issuer %q or lacks token_endpoint", h.opts.ServerID, u, m.Issuer)
+		}
+		if err := checkEndpoint(m.TokenEndpoint); err != nil {
+			return "", fmt.Errorf("server %s: identity provider token_endpoint: %w", h.opts.ServerID, err)
+		}
+		return m.TokenEndpoint, nil
+	}
+	return "", fmt.Errorf("server %s: identity provider %s publishes no metadata; set oauth.idp_token_url", h.opts.ServerID, h.opts.IDPIssuer)
 }
 
 // machineClient is the client of a non-interactive grant: always

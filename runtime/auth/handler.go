@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lestrrat-go/jwx/v2/jwk"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"golang.org/x/oauth2"
 )
@@ -66,6 +67,13 @@ type Handler struct {
 	lastErr error   // result of the last authorization
 	reason  string  // why a login is needed, when known
 	stepUps map[string]int
+
+	// DPoP state: the parsed key of the current record and the latest
+	// nonce of each origin.
+	dpopMu       sync.Mutex
+	dpopCache    jwk.Key
+	dpopCacheRaw string
+	nonces       map[string]string
 }
 
 // New returns a handler for the server in opts.
@@ -77,7 +85,7 @@ func New(opts Options) (*Handler, error) {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("auth: server %s: url %q is not an http(s) URL", opts.ServerID, opts.ServerURL)
 	}
-	for name, v := range map[string]string{"authorization_url": opts.AuthorizationURL, "token_url": opts.TokenURL, "registration_url": opts.RegistrationURL} {
+	for name, v := range map[string]string{"authorization_url": opts.AuthorizationURL, "token_url": opts.TokenURL, "registration_url": opts.RegistrationURL, "idp_issuer": opts.IDPIssuer, "idp_token_url": opts.IDPTokenURL} {
 		if v != "" {
 			if err := checkEndpoint(v); err != nil {
 				return nil, fmt.Errorf("auth: server %s: oauth.%s: %w", opts.ServerID, name, err)
@@ -280,7 +288,11 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 	if rec.Resource != "" {
 		form.Set("resource", rec.Resource)
 	}
-	tr, err := h.tokenRequest(ctx, tokenURL, rec.Client, form)
+	var dp *Record
+	if isDPoP(rec.Token) {
+		dp = rec // a bound token is refreshed with proofs of the same key
+	}
+	tr, err := h.tokenRequest(ctx, tokenURL, rec.Client, form, dp)
 	if err != nil {
 		var oe *OAuthError
 		if !errors.As(err, &oe) || oe.temporary() {
@@ -506,6 +518,10 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 			return fmt.Errorf("server %s: still forbidden after %d authorizations for scope %q; giving up", h.opts.ServerID, n, k)
 		}
 	}
+	bound, err := h.dpopWanted(d)
+	if err != nil {
+		return err // before anyone is asked to log in
+	}
 	if h.machineGrant() {
 		return h.grantToken(ctx, d, scopes)
 	}
@@ -588,7 +604,12 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 	if d.resource != "" {
 		form.Set("resource", d.resource)
 	}
-	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form)
+	keys := &Record{DPoPKey: h.record().DPoPKey}
+	var dp *Record
+	if bound {
+		dp = keys
+	}
+	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form, dp)
 	if err != nil {
 		var oe *OAuthError
 		if errors.As(err, &oe) && oe.Code == "invalid_client" && cl.Kind == ClientDynamic {
@@ -615,6 +636,7 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 		Token:    &tr.token,
 		Client:   cl,
 		Scopes:   granted,
+		DPoPKey:  keys.DPoPKey,
 	}
 	if err := h.save(ctx, nrec); err != nil {
 		return err

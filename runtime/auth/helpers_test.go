@@ -37,6 +37,7 @@ type testAS struct {
 	clientSecret   string // returned by registration; "" = public client
 	noMeta         bool   // serve no metadata document
 	name           string // prefix of issued client ids
+	dpopNonce      string // if set, token requests need a DPoP proof with it
 
 	// observations
 	requests      []string // method + path of every request
@@ -44,6 +45,7 @@ type testAS struct {
 	authorizes    []url.Values
 	tokenForms    []url.Values
 	tokenAuth     []string // Authorization header of token requests
+	dpopProofs    []string // DPoP header of token requests
 	issued        int
 }
 
@@ -158,6 +160,15 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		as.tokenForms = append(as.tokenForms, r.PostForm)
 		as.tokenAuth = append(as.tokenAuth, r.Header.Get("Authorization"))
+		proof := r.Header.Get("DPoP")
+		as.dpopProofs = append(as.dpopProofs, proof)
+		if proof != "" && as.dpopNonce != "" && proofClaim(proof, "nonce") != as.dpopNonce {
+			w.Header().Set("DPoP-Nonce", as.dpopNonce)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "use_dpop_nonce"})
+			return
+		}
 		if as.tokenBody != "" || as.tokenStatus != 0 {
 			status := as.tokenStatus
 			if status == 0 {
@@ -183,6 +194,9 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 			"access_token": fmt.Sprintf("access-%d", as.issued),
 			"token_type":   "Bearer",
 			"expires_in":   as.expiresIn,
+		}
+		if proof != "" {
+			resp["token_type"] = "DPoP"
 		}
 		if !as.noRefreshToken {
 			resp["refresh_token"] = fmt.Sprintf("refresh-%d", as.issued)

@@ -50,6 +50,22 @@ type Options struct {
 	// AssertionFile holds the workload identity JWT of GrantJWTBearer; it
 	// is read afresh for every token request, so a rotated file is used.
 	AssertionFile string
+	// IDTokenFile holds the user's ID token from the enterprise identity
+	// provider for GrantEnterprise; it is read afresh for every exchange.
+	// IDPIssuer (whose metadata gives the token endpoint) or IDPTokenURL
+	// locate that provider; IDPClientID and IDPClientSecret are this client
+	// there.
+	IDTokenFile     string
+	IDPIssuer       string
+	IDPTokenURL     string
+	IDPClientID     string
+	IDPClientSecret string
+
+	// DPoP chooses sender-constrained tokens (RFC 9449): DPoPAuto (the
+	// default) uses them where the authorization server offers them or the
+	// resource requires them, DPoPRequire refuses a server that cannot issue
+	// them, DPoPOff never uses them.
+	DPoP string
 
 	// Scope, if set, is requested when the server's challenge names no scope,
 	// instead of the protected resource's scopes_supported.
@@ -169,6 +185,8 @@ type Record struct {
 	Client *Client `json:"client,omitempty"`
 	// Scopes are the scopes granted with Token.
 	Scopes []string `json:"scopes,omitempty"`
+	// DPoPKey is the private JWK a DPoP-bound Token is bound to.
+	DPoPKey string `json:"dpop_key,omitempty"`
 }
 
 // Token is an OAuth access token with its refresh token.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lestrrat-go/jwx/v2/jwk"
 )
 
 // Token endpoint auth methods.
@@ -26,12 +28,17 @@ const maxTokenResponseBytes = 1 << 20
 type tokenResponse struct {
 	token  Token
 	scopes []string // nil when the server did not say
+	// issuedType is RFC 8693's issued_token_type, for token exchanges.
+	issuedType string
 }
 
 // tokenRequest posts form to the token endpoint with the client's
-// authentication and returns the token. Errors never contain the form, the
-// response body or any secret.
-func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client, form url.Values) (*tokenResponse, error) {
+// authentication and returns the token. With dp set the request carries a
+// DPoP proof signed with dp's key (generated into dp the first time), is
+// retried once with the server's nonce when it asks for one, and may return a
+// DPoP-bound token. Errors never contain the form, the response body or any
+// secret.
+func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client, form url.Values, dp *Record) (*tokenResponse, error) {
 	form = cloneValues(form)
 	var basic string
 	switch cl.AuthMethod {
@@ -51,26 +58,53 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 	default:
 		form.Set("client_id", cl.ClientID)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, fmt.Errorf("token endpoint %s: %w", endpoint, err)
+	var key jwk.Key
+	if dp != nil {
+		var err error
+		if key, err = h.dpopKey(dp); err != nil {
+			return nil, err
+		}
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if basic != "" {
-		req.Header.Set("Authorization", "Basic "+basic)
-	}
-	resp, err := h.noRedirect.Do(req)
-	if err != nil {
-		return nil, &OAuthError{Endpoint: "token", Description: redactURLError(err)}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenResponseBytes))
-	if err != nil {
-		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "reading response: " + err.Error()}
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, oauthErrorFrom("token", resp.StatusCode, body)
+	body := form.Encode()
+	var (
+		resp *http.Response
+		data []byte
+	)
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
+		if err != nil {
+			return nil, fmt.Errorf("token endpoint %s: %w", endpoint, err)
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		if basic != "" {
+			req.Header.Set("Authorization", "Basic "+basic)
+		}
+		if key != nil {
+			proof, err := h.dpopProof(key, http.MethodPost, endpoint, "", h.nonce(endpoint))
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("DPoP", proof)
+		}
+		resp, err = h.noRedirect.Do(req)
+		if err != nil {
+			return nil, &OAuthError{Endpoint: "token", Description: redactURLError(err)}
+		}
+		data, err = io.ReadAll(io.LimitReader(resp.Body, maxTokenResponseBytes))
+		resp.Body.Close()
+		if err != nil {
+			return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "reading response: " + err.Error()}
+		}
+		fresh := key != nil && h.noteNonce(endpoint, resp.Header)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		oe := oauthErrorFrom("token", resp.StatusCode, data)
+		if attempt == 0 && fresh && oe.Code == dpopNonceError {
+			continue // RFC 9449 section 8: retry with the server's nonce
+		}
+		return nil, oe
 	}
 	var raw struct {
 		AccessToken  string          `json:"access_token"`
@@ -78,24 +112,33 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		ExpiresIn    json.RawMessage `json:"expires_in"`
 		RefreshToken string          `json:"refresh_token"`
 		Scope        *string         `json:"scope"`
+		IssuedType   string          `json:"issued_token_type"`
 	}
-	if err := json.Unmarshal(body, &raw); err != nil {
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response is not a JSON token object"}
 	}
 	if raw.AccessToken == "" {
 		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response has no access_token"}
 	}
-	if raw.TokenType != "" && !strings.EqualFold(raw.TokenType, "bearer") {
+	tokenType := "Bearer"
+	switch {
+	case raw.TokenType == "" || strings.EqualFold(raw.TokenType, "bearer"):
+	case key != nil && strings.EqualFold(raw.TokenType, tokenTypeDPoP):
+		tokenType = tokenTypeDPoP
+	case form.Get("grant_type") == tokenExchangeGrant && strings.EqualFold(raw.TokenType, "N_A"):
+		tokenType = "N_A" // RFC 8693: the issued token is not an access token
+	default:
 		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: fmt.Sprintf("unsupported token_type %q", raw.TokenType)}
 	}
 	tr := &tokenResponse{token: Token{
 		AccessToken:  raw.AccessToken,
-		TokenType:    "Bearer",
+		TokenType:    tokenType,
 		RefreshToken: raw.RefreshToken,
 	}}
 	if secs := parseExpiresIn(raw.ExpiresIn); secs > 0 {
 		tr.token.ExpiresAt = h.now().Add(time.Duration(secs) * time.Second)
 	}
+	tr.issuedType = raw.IssuedType
 	if raw.Scope != nil {
 		tr.scopes = strings.Fields(*raw.Scope)
 	}

@@ -65,8 +65,17 @@ func (h *headerRoundTripper) legacyServer() bool {
 	return h.firstPost == http.StatusNotFound || h.firstPost == http.StatusMethodNotAllowed
 }
 
+// TransportWrapper is implemented by an OAuth handler that has to see each
+// request it authorizes, such as a DPoP handler, which signs a proof for
+// every request and presents the token under its own scheme. The session
+// puts the wrapper between its static headers and the network.
+type TransportWrapper interface {
+	WrapTransport(http.RoundTripper) http.RoundTripper
+}
+
 // httpClientFor returns the client for a connection attempt, wrapping the
-// configured one (or the shared transport) with the static headers.
+// configured one (or the shared transport) with the OAuth handler's
+// transport, if it has one, and the static headers.
 func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 	var base http.RoundTripper = sharedTransport()
 	var c http.Client
@@ -75,6 +84,9 @@ func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 		if c.Transport != nil {
 			base = c.Transport
 		}
+	}
+	if w, ok := o.OAuthHandler.(TransportWrapper); ok {
+		base = w.WrapTransport(base)
 	}
 	h := &headerRoundTripper{base: base, headers: o.Headers}
 	c.Transport = h

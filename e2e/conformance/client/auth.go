@@ -53,6 +53,9 @@ var authScenarios = []string{
 	"auth/client-credentials-basic",
 	"auth/client-credentials-jwt",
 	"auth/wif-jwt-bearer",
+	"auth/enterprise-managed-authorization",
+	"auth/dpop",
+	"auth/dpop-nonce",
 }
 
 func init() {
@@ -86,16 +89,20 @@ func connect(ctx context.Context, name string, conf map[string]any, opts session
 	case "auth/client-credentials-jwt":
 		o.Grant, o.PrivateKeyPEM, o.SigningAlg = auth.GrantClientCredentials, []byte(str("private_key_pem")), str("signing_algorithm")
 	case "auth/wif-jwt-bearer":
-		f, err := os.CreateTemp("", "wif-*.jwt")
+		f, err := tokenFile(str("valid_jwt"))
 		if err != nil {
 			return nil, err
 		}
-		defer os.Remove(f.Name())
-		if _, err := f.WriteString(str("valid_jwt")); err != nil {
+		defer os.Remove(f)
+		o.Grant, o.AssertionFile = auth.GrantJWTBearer, f
+	case "auth/enterprise-managed-authorization":
+		f, err := tokenFile(str("idp_id_token"))
+		if err != nil {
 			return nil, err
 		}
-		f.Close()
-		o.Grant, o.AssertionFile = auth.GrantJWTBearer, f.Name()
+		defer os.Remove(f)
+		o.Grant, o.IDTokenFile = auth.GrantEnterprise, f
+		o.IDPIssuer, o.IDPClientID = str("idp_issuer"), str("idp_client_id")
 	}
 	h, err := auth.New(o)
 	if err != nil {
@@ -103,6 +110,21 @@ func connect(ctx context.Context, name string, conf map[string]any, opts session
 	}
 	opts.OAuthHandler = h
 	return session.Connect(ctx, opts)
+}
+
+// tokenFile writes a token where a deployment would keep it: in a file the
+// configuration names.
+func tokenFile(tok string) (string, error) {
+	f, err := os.CreateTemp("", "token-*.jwt")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.WriteString(tok); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // browserless is a LoginPrompter standing in for the user's browser: it
