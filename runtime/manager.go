@@ -319,7 +319,13 @@ func (m *Manager) CallTool(ctx context.Context, id, tool string, args any) (*mcp
 		return nil, err
 	}
 	res, err := s.CallTool(ctx, tool, args)
-	if err != nil && transportFailure(err) {
+	switch {
+	case err == nil:
+	case errors.Is(err, auth.ErrLoginRequired):
+		// The tokens are gone (a refresh was refused): the server goes back
+		// to auth_required with the reason, instead of staying "ready".
+		sv.lose(s, err)
+	case transportFailure(err):
 		go sv.checkHealth(s)
 	}
 	return res, err
@@ -561,6 +567,9 @@ func (sv *server) run() {
 		if sv.ctx.Err() != nil {
 			return
 		}
+		if lost != nil && errors.Is(lost, auth.ErrLoginRequired) {
+			continue // reconnecting lands in auth_required with the reason
+		}
 		if lost != nil {
 			attempts = 1
 			delay := backoff(attempts, sv.m.opts.MinBackoff, sv.m.opts.MaxBackoff)
@@ -651,12 +660,18 @@ func (sv *server) checkHealth(s *session.Session) {
 	if err == nil || sv.ctx.Err() != nil {
 		return
 	}
+	sv.lose(s, fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err))
+}
+
+// lose tells the server's goroutine that session s is no longer usable,
+// unless s has been replaced already.
+func (sv *server) lose(s *session.Session, err error) {
 	sv.mu.Lock()
 	current := sv.sess == s
 	sv.mu.Unlock()
 	if current {
 		select {
-		case sv.lostc <- fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err):
+		case sv.lostc <- err:
 		default:
 		}
 	}

@@ -24,6 +24,9 @@ type challenge struct {
 	resourceMetadata string
 	scope            string
 	err              string
+	// dpop says the server challenged with the DPoP scheme (RFC 9449
+	// section 7.1): it takes DPoP-bound tokens.
+	dpop bool
 }
 
 func parseChallenge(h http.Header) challenge {
@@ -36,6 +39,7 @@ func parseChallenge(h http.Header) challenge {
 		if ch.Scheme != "bearer" && ch.Scheme != "dpop" {
 			continue
 		}
+		c.dpop = c.dpop || ch.Scheme == "dpop"
 		if c.resourceMetadata == "" {
 			c.resourceMetadata = ch.Params["resource_metadata"]
 		}

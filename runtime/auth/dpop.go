@@ -42,19 +42,26 @@ const (
 )
 
 // dpopWanted reports whether token requests to the authorization server in
-// d should be DPoP-bound, and fails where DPoP is required (by Options.DPoP
-// or by the resource's dpop_bound_access_tokens_required) but the server
+// d should be DPoP-bound. In the default mode that takes both ends: the
+// authorization server lists ES256 in dpop_signing_alg_values_supported, and
+// the resource takes DPoP (it challenged with the DPoP scheme, or its
+// metadata lists DPoP algorithms or requires bound tokens); a resource that
+// only knows Bearer keeps Bearer tokens even where the authorization server
+// offers DPoP. It fails where DPoP is required (by Options.DPoP or by the
+// resource's dpop_bound_access_tokens_required) but the authorization server
 // does not offer ES256 proofs.
 func (h *Handler) dpopWanted(d *discovered) (bool, error) {
 	if h.opts.DPoP == DPoPOff {
 		return false, nil
 	}
 	offered := d.meta != nil && slices.Contains(d.meta.dpopAlgs, dpopAlg.String())
-	required := h.opts.DPoP == DPoPRequire || (d.prm != nil && d.prm.DPOPBoundAccessTokensRequired)
+	rsRequires := d.prm != nil && d.prm.DPOPBoundAccessTokensRequired
+	rsTakes := rsRequires || h.dpopChallenged.Load() || (d.prm != nil && len(d.prm.DPOPSigningAlgValuesSupported) > 0)
+	required := h.opts.DPoP == DPoPRequire || rsRequires
 	if required && !offered {
 		return false, fmt.Errorf("server %s: DPoP-bound tokens are required but authorization server %s does not list %s in dpop_signing_alg_values_supported", h.opts.ServerID, d.issuer, dpopAlg)
 	}
-	return offered, nil
+	return offered && (required || rsTakes), nil
 }
 
 // isDPoP reports whether t is bound to the record's DPoP key.

@@ -143,6 +143,7 @@ func newDPoPResource(t *testing.T) *dpopResource {
 func TestDPoPResourceRequestsAreBoundAndRetriedWithTheNonce(t *testing.T) {
 	as := dpopAS(t)
 	rs := newTestRS(t, as)
+	rs.prm["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	h := newHandler(t, rs, &testPrompter{}, nil, nil)
 	if err := h.Login(context.Background()); err != nil {
 		t.Fatal(err)
@@ -197,6 +198,7 @@ func TestDPoPKeyPersistsAndRefreshUsesIt(t *testing.T) {
 	as := dpopAS(t)
 	as.expiresIn = 120
 	rs := newTestRS(t, as)
+	rs.prm["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	store := NewMemoryStore()
 	clk := &clock{t: time.Now()}
 	h := newHandler(t, rs, &testPrompter{}, store, func(o *Options) { o.Now = clk.Now })
@@ -239,9 +241,26 @@ func TestDPoPRequiredButNotOfferedFailsBeforeTheLogin(t *testing.T) {
 	}
 }
 
+// A resource that only knows Bearer (a Bearer challenge, no DPoP in its
+// metadata) keeps Bearer tokens even where the authorization server offers
+// DPoP, as most do: a bound token would be refused there.
+func TestDPoPOnlyWhereTheResourceTakesIt(t *testing.T) {
+	as := dpopAS(t)
+	rs := newTestRS(t, as)
+	h := newHandler(t, rs, &testPrompter{}, nil, nil)
+	req, resp := unauthorized(rs, 401, "", "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatal(err)
+	}
+	if as.dpopProofs[0] != "" || isDPoP(h.record().Token) {
+		t.Fatal("a DPoP-bound token for a Bearer-only resource")
+	}
+}
+
 func TestDPoPOffAndBearerTokensPassThrough(t *testing.T) {
 	as := dpopAS(t)
 	rs := newTestRS(t, as)
+	rs.prm["dpop_signing_alg_values_supported"] = []string{"ES256"}
 	h := newHandler(t, rs, &testPrompter{}, nil, func(o *Options) { o.DPoP = DPoPOff })
 	if err := h.Login(context.Background()); err != nil {
 		t.Fatal(err)

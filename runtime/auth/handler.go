@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v2/jwk"
@@ -74,6 +75,9 @@ type Handler struct {
 	dpopCache    jwk.Key
 	dpopCacheRaw string
 	nonces       map[string]string
+	// dpopChallenged records that the server challenged with the DPoP
+	// scheme, for logins started later without a challenge at hand.
+	dpopChallenged atomic.Bool
 }
 
 // New returns a handler for the server in opts.
@@ -184,8 +188,20 @@ func (h *Handler) save(ctx context.Context, rec *Record) error {
 	return nil
 }
 
+// expiring reports whether t is within the refresh skew of its expiry. The
+// skew is at most a third of the token's lifetime, so that a token living
+// seconds is not refreshed on every request.
 func (h *Handler) expiring(t *Token) bool {
-	return !t.ExpiresAt.IsZero() && !h.now().Add(h.opts.RefreshSkew).Before(t.ExpiresAt)
+	if t.ExpiresAt.IsZero() {
+		return false
+	}
+	skew := h.opts.RefreshSkew
+	if !t.IssuedAt.IsZero() {
+		if third := t.ExpiresAt.Sub(t.IssuedAt) / 3; third < skew {
+			skew = third
+		}
+	}
+	return !h.now().Add(skew).Before(t.ExpiresAt)
 }
 
 func (h *Handler) expired(t *Token) bool {
@@ -344,6 +360,9 @@ func (h *Handler) loginRequired(reason string) error {
 // most MaxStepUps times for one set of scopes.
 func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	ch := parseChallenge(resp.Header)
+	if ch.dpop {
+		h.dpopChallenged.Store(true)
+	}
 	status := resp.StatusCode
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()

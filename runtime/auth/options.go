@@ -195,6 +195,9 @@ type Token struct {
 	TokenType    string    `json:"token_type,omitempty"`
 	RefreshToken string    `json:"refresh_token,omitempty"`
 	ExpiresAt    time.Time `json:"expires_at,omitzero"`
+	// IssuedAt is when the token was received; with ExpiresAt it bounds
+	// the refresh skew for short-lived tokens.
+	IssuedAt time.Time `json:"issued_at,omitzero"`
 }
 
 // Registration kinds recorded in [Client.Kind].

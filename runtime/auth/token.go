@@ -135,8 +135,9 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		TokenType:    tokenType,
 		RefreshToken: raw.RefreshToken,
 	}}
+	tr.token.IssuedAt = h.now()
 	if secs := parseExpiresIn(raw.ExpiresIn); secs > 0 {
-		tr.token.ExpiresAt = h.now().Add(time.Duration(secs) * time.Second)
+		tr.token.ExpiresAt = tr.token.IssuedAt.Add(time.Duration(secs) * time.Second)
 	}
 	tr.issuedType = raw.IssuedType
 	if raw.Scope != nil {
