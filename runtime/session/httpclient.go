@@ -1,8 +1,12 @@
 package session
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -90,5 +94,37 @@ func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 	}
 	h := &headerRoundTripper{base: base, headers: o.Headers}
 	c.Transport = h
+	next := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if from := via[0].URL; !sameOrigin(req.URL, from) {
+			return fmt.Errorf("server %q redirected to another origin (%s://%s); not following it, so that its token and headers stay with %s://%s", o.ID, req.URL.Scheme, req.URL.Host, from.Scheme, from.Host)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 	return &c, h
+}
+
+// sameOrigin compares scheme, host and port. Go's client alone would send
+// the Authorization header to another port of the same host.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
+}
+
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return u.Hostname() + ":443"
+	case "http":
+		return u.Hostname() + ":80"
+	}
+	return u.Host
 }
