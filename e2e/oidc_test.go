@@ -192,7 +192,9 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 	}}})
 	store := filepath.Join(dir, "global", "mcp-auth.json")
 	env := []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"}
-	args := []string{"--allow", "oidc/*", "--allow", "local/*", "--permissions", filepath.Join(dir, "permissions.json")}
+	// --debug: every runtime logs its protocol and HTTP traffic, which must
+	// show no token.
+	args := []string{"--debug", "--allow", "oidc/*", "--allow", "local/*", "--permissions", filepath.Join(dir, "permissions.json")}
 	var hosts []*servedHost
 	var secrets []string
 	serve := func() *servedHost {
@@ -401,6 +403,9 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 		}
 		if len(secrets) < 2 {
 			t.Fatalf("found only %d tokens to look for", len(secrets))
+		}
+		if logs := hosts[1].stderr.String(); !strings.Contains(logs, `Authorization:[Bearer ***]`) || !strings.Contains(logs, "msg=send") {
+			t.Errorf("the --debug log shows no masked traffic; the check below would prove nothing:\n%.2000s", logs)
 		}
 		for i, h := range hosts {
 			h.out.mu.Lock()

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 // DefaultMaxLineBytes bounds one incoming line. A longer line is discarded
@@ -193,14 +195,16 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 }
 
 func (c *Conn) dispatch(ctx context.Context, line []byte) {
-	c.opts.Logger.Debug("recv", "msg", string(line))
+	if c.opts.Logger.Enabled(ctx, slog.LevelDebug) {
+		c.opts.Logger.Debug("recv", "msg", string(redact.JSON(line)))
+	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		if looksLikeResponse(line) {
 			// Never answer an answer: two peers would echo errors about
 			// each other's errors forever. An error about something we
 			// sent that the peer could not read arrives here (id null).
-			c.opts.Logger.Warn("peer sent an unreadable or unmatched response", "msg", truncate(line, 500))
+			c.opts.Logger.Warn("peer sent an unreadable or unmatched response", "msg", truncate(redact.JSON(line), 500))
 			return
 		}
 		code := int64(CodeInvalidRequest)
@@ -347,7 +351,9 @@ func (c *Conn) write(msg jsonrpc.Message) error {
 }
 
 func (c *Conn) writeLine(data []byte) error {
-	c.opts.Logger.Debug("send", "msg", string(data))
+	if c.opts.Logger.Enabled(context.Background(), slog.LevelDebug) {
+		c.opts.Logger.Debug("send", "msg", string(redact.JSON(data)))
+	}
 	data = append(data, '\n')
 	c.wmu.Lock()
 	defer c.wmu.Unlock()

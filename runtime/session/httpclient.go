@@ -1,14 +1,19 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 // sharedTransport is the HTTP transport of every session without its own
@@ -89,6 +94,9 @@ func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 			base = c.Transport
 		}
 	}
+	if o.Logger != nil && o.Logger.Enabled(context.Background(), slog.LevelDebug) {
+		base = &debugRoundTripper{base: base, log: o.Logger, id: o.ID}
+	}
 	if w, ok := o.OAuthHandler.(TransportWrapper); ok {
 		base = w.WrapTransport(base)
 	}
@@ -127,4 +135,34 @@ func hostPort(u *url.URL) string {
 		return u.Hostname() + ":80"
 	}
 	return u.Host
+}
+
+// debugRoundTripper logs every HTTP exchange with a server, secrets masked:
+// method, URL, headers, the start of the request body, status and time.
+type debugRoundTripper struct {
+	base http.RoundTripper
+	log  *slog.Logger
+	id   string
+}
+
+const debugBodyBytes = 2 << 10
+
+func (d *debugRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	attrs := []any{"server", d.id, "method", req.Method, "url", redact.URL(req.URL.String()), "headers", redact.Header(req.Header)}
+	if req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(body, debugBodyBytes))
+			body.Close()
+			attrs = append(attrs, "body", string(redact.JSON(b)))
+		}
+	}
+	start := time.Now()
+	resp, err := d.base.RoundTrip(req)
+	attrs = append(attrs, "took", time.Since(start).Round(time.Microsecond))
+	if err != nil {
+		d.log.Debug("http", append(attrs, "error", redact.String(err.Error()))...)
+		return resp, err
+	}
+	d.log.Debug("http", append(attrs, "status", resp.StatusCode, "response_headers", redact.Header(resp.Header))...)
+	return resp, nil
 }
