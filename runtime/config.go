@@ -76,6 +76,7 @@ type OAuthConfig struct {
 	Grant          string `json:"grant,omitempty"`
 	PrivateKeyFile string `json:"private_key_file,omitempty"`
 	AssertionFile  string `json:"assertion_file,omitempty"`
+	AssertionEnv   string `json:"assertion_env,omitempty"`
 	// Enterprise-managed authorization (grant "enterprise"): the file with
 	// the user's ID token from the identity provider, the provider (its
 	// issuer, or its token endpoint) and this client's registration there.
@@ -233,8 +234,8 @@ func (c *ServerConfig) Validate() error {
 				return err
 			}
 		case "jwt_bearer":
-			if err := need("oauth.assertion_file", o.AssertionFile); err != nil {
-				return err
+			if o.AssertionFile == "" && o.AssertionEnv == "" {
+				return bad("oauth.assertion_file", "is required with oauth.grant \"jwt_bearer\" (or set oauth.assertion_env)")
 			}
 		case "enterprise":
 			if err := need("oauth.client_id", o.ClientID); err != nil {

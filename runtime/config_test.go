@@ -93,7 +93,7 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"bad id!":  "invalid server id",
 		"grant":    `field "oauth.grant"`,
 		"ent":      `field "oauth.idp_issuer": is required with oauth.grant "enterprise" (or set oauth.idp_token_url)`,
-		"wif":      `field "oauth.assertion_file": is required with oauth.grant "jwt_bearer"`,
+		"wif":      `field "oauth.assertion_file": is required with oauth.grant "jwt_bearer" (or set oauth.assertion_env)`,
 	} {
 		e := entryByID(t, eff, id)
 		if e.Err == nil || !strings.Contains(e.Err.Error(), want) || !strings.Contains(e.Err.Error(), global) || !strings.Contains(e.Err.Error(), `"`+id+`"`) {

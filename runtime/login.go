@@ -245,7 +245,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 			}
 			o.PrivateKeyPEM = pemKey
 		}
-		o.AssertionFile = oc.AssertionFile
+		o.AssertionFile, o.AssertionEnv = oc.AssertionFile, oc.AssertionEnv
 		o.IDTokenFile, o.IDPIssuer, o.IDPTokenURL = oc.IDTokenFile, oc.IDPIssuer, oc.IDPTokenURL
 		o.IDPClientID, o.IDPClientSecret = oc.IDPClientID, oc.IDPClientSecret
 	}

@@ -72,15 +72,12 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	case GrantClientCredentials:
 		form.Set("grant_type", "client_credentials")
 	case GrantJWTBearer:
-		if h.opts.AssertionFile == "" {
-			return fmt.Errorf("server %s: oauth.grant jwt_bearer needs oauth.assertion_file", h.opts.ServerID)
-		}
-		raw, err := os.ReadFile(h.opts.AssertionFile)
+		assertion, err := h.workloadAssertion()
 		if err != nil {
-			return fmt.Errorf("server %s: oauth.assertion_file: %w", h.opts.ServerID, err)
+			return err
 		}
 		form.Set("grant_type", jwtBearerGrantType)
-		form.Set("assertion", strings.TrimSpace(string(raw)))
+		form.Set("assertion", assertion)
 	case GrantEnterprise:
 		jag, err := h.idJAG(ctx, d, scopes)
 		if err != nil {
@@ -124,6 +121,29 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	}
 	h.setReason("")
 	return nil
+}
+
+// workloadAssertion reads the workload identity JWT afresh: from
+// Options.AssertionFile, else from the environment variable
+// Options.AssertionEnv.
+func (h *Handler) workloadAssertion() (string, error) {
+	switch {
+	case h.opts.AssertionFile != "":
+		raw, err := os.ReadFile(h.opts.AssertionFile)
+		if err != nil {
+			return "", fmt.Errorf("server %s: oauth.assertion_file: %w", h.opts.ServerID, err)
+		}
+		if a := strings.TrimSpace(string(raw)); a != "" {
+			return a, nil
+		}
+		return "", fmt.Errorf("server %s: oauth.assertion_file %s is empty", h.opts.ServerID, h.opts.AssertionFile)
+	case h.opts.AssertionEnv != "":
+		if a := strings.TrimSpace(os.Getenv(h.opts.AssertionEnv)); a != "" {
+			return a, nil
+		}
+		return "", fmt.Errorf("server %s: oauth.assertion_env: $%s is unset or empty", h.opts.ServerID, h.opts.AssertionEnv)
+	}
+	return "", fmt.Errorf("server %s: oauth.grant jwt_bearer needs oauth.assertion_file or oauth.assertion_env", h.opts.ServerID)
 }
 
 // idJAG exchanges the user's ID token at the enterprise identity provider

@@ -104,3 +104,27 @@ func TestJWTBearerReadsTheFileAndNeverRetries(t *testing.T) {
 		t.Error("fell back to a browser login")
 	}
 }
+
+func TestJWTBearerFromTheEnvironment(t *testing.T) {
+	t.Setenv("WORKLOAD_JWT", "env.jwt.value")
+	as := newTestAS(t)
+	rs := newTestRS(t, as)
+	h := newHandler(t, rs, nil, nil, func(o *Options) {
+		o.Grant, o.ClientID, o.AssertionEnv = GrantJWTBearer, "workload", "WORKLOAD_JWT"
+	})
+	req, resp := unauthorized(rs, 401, "", "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatal(err)
+	}
+	if a := as.lastTokenForm().Get("assertion"); a != "env.jwt.value" {
+		t.Errorf("assertion %q", a)
+	}
+	t.Setenv("WORKLOAD_JWT", "")
+	h2 := newHandler(t, rs, nil, nil, func(o *Options) {
+		o.Grant, o.ClientID, o.AssertionEnv = GrantJWTBearer, "workload", "WORKLOAD_JWT"
+	})
+	req, resp = unauthorized(rs, 401, "", "")
+	if err := h2.Authorize(context.Background(), req, resp); err == nil || !strings.Contains(err.Error(), "$WORKLOAD_JWT is unset or empty") {
+		t.Errorf("empty variable: %v", err)
+	}
+}

@@ -50,6 +50,9 @@ type Options struct {
 	// AssertionFile holds the workload identity JWT of GrantJWTBearer; it
 	// is read afresh for every token request, so a rotated file is used.
 	AssertionFile string
+	// AssertionEnv names an environment variable holding that JWT instead;
+	// it is read afresh too.
+	AssertionEnv string
 	// IDTokenFile holds the user's ID token from the enterprise identity
 	// provider for GrantEnterprise; it is read afresh for every exchange.
 	// IDPIssuer (whose metadata gives the token endpoint) or IDPTokenURL
