@@ -38,8 +38,9 @@ type Model struct {
 	spin    spinner.Model
 	width   int
 	height  int
-	out     []string // lines to print above the screen on the next update
-	stream  string   // the answer being streamed
+	out     []string  // lines to print above the screen on the next update
+	stream  string    // the answer being streamed
+	early   []tea.Msg // run messages that came before run.start's answer
 	servers map[string]protocol.ServerStatus
 	showMCP bool
 	detail  string // rendered /mcp <id> or /tools, shown until the next command
@@ -176,9 +177,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case eventMsg:
+		if m.holdEarly(msg.p.RunID, msg) {
+			return m, nil
+		}
 		m.event(msg.p)
 		return m, nil
 	case runMsg:
+		if m.holdEarly(msg.p.RunID, msg) {
+			return m, nil
+		}
 		if msg.p.RunID != m.run {
 			return m, nil
 		}
@@ -212,12 +219,23 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case runStartedMsg:
 		delete(m.waiting, "start")
 		if msg.err != nil {
+			m.early = nil
 			m.addLine(styleErr.Render(describeErr(msg.err)))
 			return m, nil
 		}
 		m.run, m.conv = msg.res.RunID, msg.res.Conversation
 		m.waiting["run"] = "thinking"
-		return m, nil
+		// The runtime writes the answer before the run's first event, but
+		// the answer reaches Update through a command goroutine and may come
+		// second: replay what arrived early.
+		early := m.early
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, e := range early {
+			_, cmd := m.update(e)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case callDoneMsg:
 		delete(m.waiting, msg.key)
 		if msg.err != nil {
@@ -240,6 +258,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 type quitMsg struct{}
+
+// holdEarly keeps a run's message that arrives while run.start is still
+// being answered, for runStartedMsg to replay; it reports whether it did.
+func (m *Model) holdEarly(runID string, msg tea.Msg) bool {
+	if _, starting := m.waiting["start"]; !starting || m.run != "" || runID == "" {
+		return false
+	}
+	m.early = append(m.early, msg)
+	return true
+}
 
 func (m *Model) event(e protocol.AgentEventParams) {
 	if e.RunID != m.run {

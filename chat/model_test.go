@@ -95,6 +95,23 @@ func TestPromptStartsARun(t *testing.T) {
 	}
 }
 
+// Events of a run can reach Update before run.start's answer does; they
+// are kept and shown once the run id is known, not dropped.
+func TestEventsBeforeTheRunIDAreKept(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	for _, r := range "hi" {
+		drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	_, cmd := m.update(tea.KeyMsg{Type: tea.KeyEnter}) // run.start sent, not yet answered
+	drive(m, runMsg{protocol.RunStatusParams{RunID: "r1", Status: protocol.RunRunning}})
+	drive(m, eventMsg{protocol.AgentEventParams{RunID: "r1", Type: protocol.EventTextDelta, Text: "First "}})
+	drive(m, eventMsg{protocol.AgentEventParams{RunID: "r1", Type: protocol.EventTextDelta, Text: "words"}})
+	drive(m, cmd()) // the answer arrives last
+	if m.run != "r1" || !strings.Contains(m.View(), "First words") {
+		t.Fatalf("run %q, view:\n%s", m.run, m.View())
+	}
+}
+
 func TestDenyWithReason(t *testing.T) {
 	m := newTestModel(&fakeRuntime{})
 	reply := make(chan answer, 1)

@@ -236,8 +236,12 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		c.inflight.Add(1)
 		handle := func() {
 			defer c.inflight.Done()
-			res, err := c.handler(ctx, m.Method, m.Params)
+			after := &replyHooks{}
+			res, err := c.handler(context.WithValue(ctx, replyHooksKey{}, after), m.Method, m.Params)
 			c.reply(m.ID, res, err)
+			for _, fn := range after.take() {
+				fn()
+			}
 			if c.opts.AfterReply != nil {
 				c.opts.AfterReply(m.Method)
 			}
@@ -263,6 +267,37 @@ func looksLikeResponse(line []byte) bool {
 	_, hasResult := probe["result"]
 	_, hasError := probe["error"]
 	return !hasMethod && (hasResult || hasError)
+}
+
+type replyHooksKey struct{}
+
+// replyHooks collects the functions a handler registered with OnReplied.
+type replyHooks struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+func (r *replyHooks) take() []func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fns := r.fns
+	r.fns = nil
+	return fns
+}
+
+// OnReplied arranges for fn to run once the answer to the request that ctx
+// belongs to has been written, so that what fn sends (notifications about
+// something the request started, say) reaches the peer after the answer.
+// Outside a request handler of a [Conn], fn runs at once.
+func OnReplied(ctx context.Context, fn func()) {
+	r, ok := ctx.Value(replyHooksKey{}).(*replyHooks)
+	if !ok {
+		fn()
+		return
+	}
+	r.mu.Lock()
+	r.fns = append(r.fns, fn)
+	r.mu.Unlock()
 }
 
 func truncate(b []byte, n int) string {

@@ -239,3 +239,34 @@ func TestNoErrorPingPong(t *testing.T) {
 		t.Fatalf("%d warnings: the peers keep answering each other", warnings)
 	}
 }
+
+// What a handler registers with OnReplied runs after its answer is written:
+// a notification it sends then reaches the peer second, however fast it is.
+func TestOnRepliedRunsAfterTheAnswer(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var c *protocol.Conn
+	c = protocol.NewConn(inR, outW, func(ctx context.Context, method string, _ json.RawMessage) (any, error) {
+		protocol.OnReplied(ctx, func() { c.Notify("started", map[string]string{"run": "r1"}) })
+		time.Sleep(20 * time.Millisecond) // time enough for an early notification to overtake
+		return map[string]string{"run": "r1"}, nil
+	}, protocol.ConnOptions{})
+	done := make(chan struct{})
+	go func() { c.Run(context.Background()); close(done) }()
+	t.Cleanup(func() { inW.Close(); outR.Close(); <-done })
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"start"}`+"\n")
+	sc := bufio.NewScanner(outR)
+	var got []string
+	for len(got) < 2 && sc.Scan() {
+		got = append(got, sc.Text())
+	}
+	if len(got) != 2 || !strings.Contains(got[0], `"id":1`) || !strings.Contains(got[1], `"method":"started"`) {
+		t.Fatalf("lines, in order: %q", got)
+	}
+	// Outside a handler, fn runs at once.
+	ran := false
+	protocol.OnReplied(context.Background(), func() { ran = true })
+	if !ran {
+		t.Error("OnReplied outside a handler did not run fn")
+	}
+}

@@ -261,10 +261,14 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	s.mu.Unlock()
 
 	msgs := append(append([]core.Message(nil), history...), core.Message{Role: core.RoleUser, Content: p.Prompt})
-	s.enqueue(func() {
-		s.ui.RunStatus(context.Background(), &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning})
+	// The run begins once its id is on the wire: the UI reads the answer
+	// before any run.status or agent.event of the run.
+	protocol.OnReplied(ctx, func() {
+		s.enqueue(func() {
+			s.ui.RunStatus(context.Background(), &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning})
+		})
+		go s.run(runCtx, cancel, agent, id, conv, msgs)
 	})
-	go s.run(runCtx, cancel, agent, id, conv, msgs)
 	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
 }
 
