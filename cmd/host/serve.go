@@ -76,7 +76,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var mf modelFlags
 	mf.register(fs)
-	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "log protocol traffic to stderr ($MCP_HOST_DEBUG=1)")
+	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "log UI protocol and server HTTP traffic to stderr, secrets masked ($MCP_HOST_DEBUG=1)")
 	perms := fs.String("permissions", "", "file keeping \"always allow\" answers (default: permissions.json next to the global config)")
 	confirmTimeout := fs.Duration("confirm-timeout", permission.DefaultConfirmTimeout, "how long to wait for the UI to answer a confirm before denying")
 	var allow, deny multiFlag
