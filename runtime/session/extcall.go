@@ -150,33 +150,49 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 	}
 	id := fmt.Sprintf("%s%d", extIDPrefix, s.extSeq.Add(1))
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": json.RawMessage(rawParams)})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.opts.URL, bytes.NewReader(body))
+	hc, _ := httpClientFor(&s.opts)
+	send := func() (*http.Request, *http.Response, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.opts.URL, bytes.NewReader(body))
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sessionID != "" {
+			req.Header.Set("Mcp-Session-Id", sessionID)
+		}
+		if version != "" {
+			req.Header.Set("MCP-Protocol-Version", version)
+		}
+		if h := s.opts.OAuthHandler; h != nil {
+			ts, err := h.TokenSource(ctx)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", method, err)
+			}
+			if ts != nil {
+				if tok, err := ts.Token(); err == nil && tok != nil && tok.AccessToken != "" {
+					req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+				}
+			}
+		}
+		resp, err := hc.Do(req)
+		return req, resp, err
+	}
+	req, resp, err := send()
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if sessionID != "" {
-		req.Header.Set("Mcp-Session-Id", sessionID)
-	}
-	if version != "" {
-		req.Header.Set("MCP-Protocol-Version", version)
-	}
-	if h := s.opts.OAuthHandler; h != nil {
-		ts, err := h.TokenSource(ctx)
+	if h := s.opts.OAuthHandler; h != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		// As the SDK's transport does: let the handler refresh (or step up)
+		// and send once more.
+		err := h.Authorize(ctx, req, resp)
+		resp.Body.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
-		if ts != nil {
-			if tok, err := ts.Token(); err == nil && tok != nil && tok.AccessToken != "" {
-				req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-			}
+		if _, resp, err = send(); err != nil {
+			return err
 		}
-	}
-	hc, _ := httpClientFor(&s.opts)
-	resp, err := hc.Do(req)
-	if err != nil {
-		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound && sessionID != "" {
