@@ -277,13 +277,17 @@ func (sv *server) refreshAuth() {
 			return
 		}
 		s.AuthLoggedIn, s.AuthValidUntil = st.LoggedIn, st.ExpiresAt
+		bound := ""
+		if st.DPoP {
+			bound = " (DPoP-bound)"
+		}
 		switch {
 		case !st.LoggedIn && st.Reason == "" && st.Issuer == "":
 			s.Auth, s.AuthStorage = "", "" // the server never asked for authorization
 		case st.LoggedIn && !st.ExpiresAt.IsZero():
-			s.Auth = "token valid until " + st.ExpiresAt.Local().Format("2006-01-02 15:04:05 MST")
+			s.Auth = "token valid until " + st.ExpiresAt.Local().Format("2006-01-02 15:04:05 MST") + bound
 		case st.LoggedIn:
-			s.Auth = "logged in"
+			s.Auth = "logged in" + bound
 		case st.Reason != "":
 			s.Auth = st.Reason
 		default:

@@ -104,6 +104,9 @@ func TestDPoPTokenRequestsCarryProofsAndRetryWithTheNonce(t *testing.T) {
 	if !isDPoP(rec.Token) || rec.DPoPKey == "" {
 		t.Fatalf("token type %q, key stored %v", rec.Token.TokenType, rec.DPoPKey != "")
 	}
+	if st, err := h.Status(context.Background()); err != nil || !st.DPoP {
+		t.Errorf("status does not say the token is DPoP-bound: %+v %v", st, err)
+	}
 }
 
 // dpopResource is an MCP endpoint that demands DPoP-bound tokens and a

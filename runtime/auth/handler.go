@@ -442,6 +442,8 @@ type Status struct {
 	ClientKind string
 	// Reason says why a login is needed, when the handler knows.
 	Reason string
+	// DPoP reports a token bound to the handler's DPoP key (RFC 9449).
+	DPoP bool
 }
 
 // Status reports the current credentials.
@@ -455,6 +457,7 @@ func (h *Handler) Status(ctx context.Context) (Status, error) {
 	if t := h.rec.Token; t != nil {
 		s.LoggedIn = true
 		s.ExpiresAt = t.ExpiresAt
+		s.DPoP = isDPoP(t)
 	}
 	if c := h.rec.Client; c != nil {
 		s.ClientKind = c.Kind
