@@ -59,8 +59,6 @@ type serverMeta struct {
 	oauthex.AuthServerMeta
 	// issAdvertised is authorization_response_iss_parameter_supported.
 	issAdvertised bool
-	// pkceListed says code_challenge_methods_supported was present.
-	pkceListed bool
 	// dpopAlgs is dpop_signing_alg_values_supported (RFC 9449).
 	dpopAlgs []string
 }
@@ -312,12 +310,10 @@ func (h *Handler) fetchServerMeta(ctx context.Context, issuer string) (*serverMe
 		}
 		var extra struct {
 			Iss  *bool    `json:"authorization_response_iss_parameter_supported"`
-			PKCE []string `json:"code_challenge_methods_supported"`
 			DPoP []string `json:"dpop_signing_alg_values_supported"`
 		}
 		_ = json.Unmarshal(raw, &extra)
 		m.issAdvertised = extra.Iss != nil && *extra.Iss
-		m.pkceListed = extra.PKCE != nil
 		m.dpopAlgs = extra.DPoP
 		if !sameIssuer(m.Issuer, issuer) {
 			return nil, fmt.Errorf("authorization server %s: metadata at %s names issuer %q; not used", issuer, c, m.Issuer)
