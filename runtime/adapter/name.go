@@ -117,17 +117,3 @@ func appendSlug(b []byte, name string, max int) []byte {
 	})
 	return b
 }
-
-// validName reports whether s matches ^[a-zA-Z0-9_-]{1,64}$.
-func validName(s string) bool {
-	if len(s) == 0 || len(s) > maxNameLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}

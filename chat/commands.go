@@ -1,0 +1,191 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+const help = `Commands:
+  /mcp              servers: id, transport, source, enabled, state, tools, auth (live)
+  /mcp <id>         one server: last error, last connected, protocol, token, stderr tail
+  /tools [<id>]     the tools the model sees
+  /login <id>       log in to an OAuth server (asks first; browser or pasted redirect)
+  /logout <id>      forget a server's tokens
+  /reconnect <id>   reconnect a server
+  /enable <id>, /disable <id>
+  /new              start a new conversation
+  /quit             shut the runtime down and leave
+Keys: Enter sends; Esc cancels a running answer or closes a view; Ctrl+C twice quits.`
+
+func (m *Model) submit(text string) tea.Cmd {
+	m.detail = ""
+	if !strings.HasPrefix(text, "/") {
+		m.showMCP = false
+		m.addLine(styleUser.Render("> " + text))
+		if m.run != "" {
+			m.addLine(styleWarn.Render("a run is in progress; Esc cancels it"))
+			return nil
+		}
+		conv := m.conv
+		m.waiting["start"] = "starting"
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+			defer cancel()
+			res, err := m.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: text, Conversation: conv})
+			return runStartedMsg{res: res, err: err}
+		}
+	}
+	fields := strings.Fields(text)
+	cmd, arg := fields[0], ""
+	if len(fields) > 1 {
+		arg = fields[1]
+	}
+	needID := func() bool {
+		if arg == "" {
+			m.addLine(styleErr.Render(cmd + " needs a server id"))
+			return false
+		}
+		return true
+	}
+	switch cmd {
+	case "/help":
+		m.addLine(help)
+	case "/quit", "/exit":
+		return m.quit()
+	case "/new":
+		m.conv = ""
+		m.addLine(styleDim.Render("new conversation"))
+	case "/mcp":
+		if arg == "" {
+			m.showMCP = true
+			return nil
+		}
+		m.showMCP = false
+		return m.call("detail-mcp", "reading "+arg, callTimeout, func(ctx context.Context) (string, error) {
+			g, err := m.rt.MCPGet(ctx, &protocol.ServerParams{ID: arg})
+			if err != nil {
+				return "", err
+			}
+			return renderDetail(g.Server), nil
+		})
+	case "/tools":
+		return m.call("detail-tools", "listing tools", callTimeout, func(ctx context.Context) (string, error) {
+			l, err := m.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: arg})
+			if err != nil {
+				return "", err
+			}
+			return renderTools(l), nil
+		})
+	case "/login":
+		if !needID() {
+			return nil
+		}
+		m.addLine(styleDim.Render("logging in to " + arg + "…"))
+		return m.call("login-"+arg, "waiting for the login to "+arg, 6*time.Minute, func(ctx context.Context) (string, error) {
+			r, err := m.rt.MCPLogin(ctx, &protocol.LoginParams{ID: arg})
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s: logged in (%s)", arg, authText(r.Server)), nil
+		})
+	case "/logout":
+		if !needID() {
+			return nil
+		}
+		return m.call("logout-"+arg, "", callTimeout, func(ctx context.Context) (string, error) {
+			_, err := m.rt.MCPLogout(ctx, &protocol.LogoutParams{ID: arg})
+			return arg + ": logged out", err
+		})
+	case "/reconnect", "/enable", "/disable":
+		if !needID() {
+			return nil
+		}
+		return m.call(cmd+arg, "", callTimeout, func(ctx context.Context) (string, error) {
+			p := &protocol.ServerParams{ID: arg}
+			var err error
+			switch cmd {
+			case "/reconnect":
+				_, err = m.rt.MCPReconnect(ctx, p)
+			case "/enable":
+				_, err = m.rt.MCPEnable(ctx, p)
+			default:
+				_, err = m.rt.MCPDisable(ctx, p)
+			}
+			return fmt.Sprintf("%s: %s", arg, strings.TrimPrefix(cmd, "/")), err
+		})
+	default:
+		m.addLine(styleErr.Render("unknown command " + cmd + " (try /help)"))
+	}
+	return nil
+}
+
+func authText(st protocol.ServerStatus) string {
+	if st.Auth == nil {
+		return "-"
+	}
+	s := st.Auth.Detail
+	if s == "" && st.Auth.LoggedIn {
+		s = "logged in"
+	}
+	return s
+}
+
+func renderDetail(d protocol.ServerDetail) string {
+	var b strings.Builder
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "%-18s %s\n", k+":", v)
+		}
+	}
+	row("server", d.ID)
+	row("state", d.State)
+	row("transport", d.Transport)
+	row("source", d.Source)
+	row("target", d.URL+d.Command)
+	if d.ServerName != "" {
+		row("implementation", d.ServerName+" "+d.ServerVersion)
+	}
+	row("protocol", d.ProtocolVersion)
+	row("session", d.SessionID)
+	row("tools", strconv.Itoa(d.Tools))
+	if !d.LastConnectedAt.IsZero() {
+		row("last connected", d.LastConnectedAt.Local().Format(time.RFC3339))
+	}
+	row("last error", d.LastError)
+	if d.Auth != nil {
+		row("auth", authText(d.ServerStatus))
+		if !d.Auth.ValidUntil.IsZero() {
+			row("token valid until", d.Auth.ValidUntil.Local().Format(time.RFC3339))
+		}
+		row("tokens kept in", d.Auth.Storage)
+	}
+	if d.Stderr != "" {
+		lines := strings.Split(strings.TrimRight(d.Stderr, "\n"), "\n")
+		if len(lines) > 8 {
+			lines = lines[len(lines)-8:]
+		}
+		b.WriteString("stderr (tail):\n  " + strings.Join(lines, "\n  ") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func renderTools(l *protocol.ToolsListResult) string {
+	var b strings.Builder
+	for _, t := range l.Tools {
+		o := t.Server + "/" + t.Tool
+		if t.Server == "" {
+			o = "(local)"
+		}
+		fmt.Fprintf(&b, "%-40s %-28s %s\n", t.PublicName, o, truncate(t.Description, 60))
+	}
+	if len(l.Tools) == 0 {
+		b.WriteString("no tools (are the servers ready? /mcp)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

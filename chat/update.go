@@ -1,0 +1,239 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// Update handles keys, window changes and the runtime's messages, then
+// prints what the transcript gained.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	if len(m.out) > 0 {
+		text := strings.Join(m.out, "\n")
+		m.out = nil
+		cmd = tea.Sequence(tea.Println(text), cmd)
+	}
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.Width = msg.Width - 4
+		return m, nil
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case tea.KeyMsg:
+		return m.key(msg)
+	case statusMsg:
+		if msg.p.Removed {
+			delete(m.servers, msg.p.Server.ID)
+			m.addLine(styleDim.Render("server " + msg.p.Server.ID + " removed from the configuration"))
+		} else {
+			old, had := m.servers[msg.p.Server.ID]
+			m.servers[msg.p.Server.ID] = msg.p.Server
+			if st := msg.p.Server; (!had || old.State != st.State) && (st.State == protocol.StateError || st.State == protocol.StateAuthRequired) {
+				line := fmt.Sprintf("%s: %s", st.ID, st.State)
+				if st.LastError != "" {
+					line += " — " + st.LastError
+				}
+				if st.State == protocol.StateAuthRequired {
+					line += "  (/login " + st.ID + ")"
+				}
+				m.addLine(styleWarn.Render(line))
+			}
+		}
+		return m, nil
+	case eventMsg:
+		if m.holdEarly(msg.p.RunID, msg) {
+			return m, nil
+		}
+		m.event(msg.p)
+		return m, nil
+	case runMsg:
+		if m.holdEarly(msg.p.RunID, msg) {
+			return m, nil
+		}
+		if msg.p.RunID != m.run {
+			return m, nil
+		}
+		if msg.p.Status != protocol.RunRunning {
+			m.flushStream()
+			m.run = ""
+			delete(m.waiting, "run")
+			switch msg.p.Status {
+			case protocol.RunCompleted:
+			case protocol.RunCancelled:
+				m.addLine(styleWarn.Render("run cancelled"))
+			default:
+				m.addLine(styleErr.Render(fmt.Sprintf("run %s: %s", msg.p.Status, msg.p.Error)))
+			}
+		}
+		return m, nil
+	case logMsg:
+		if msg.p.Level == "warn" || msg.p.Level == "error" {
+			m.addLine(styleWarn.Render(msg.p.Level + ": " + msg.p.Message))
+		}
+		return m, nil
+	case askMsg:
+		m.openAsk(msg)
+		return m, nil
+	case cancelAskMsg:
+		if m.ask != nil {
+			m.addLine(styleDim.Render("(the question timed out: treated as no)"))
+		}
+		m.closeAsk()
+		return m, nil
+	case runStartedMsg:
+		delete(m.waiting, "start")
+		if msg.err != nil {
+			m.early = nil
+			m.addLine(styleErr.Render(describeErr(msg.err)))
+			return m, nil
+		}
+		m.run, m.conv = msg.res.RunID, msg.res.Conversation
+		m.waiting["run"] = "thinking"
+		// The runtime writes the answer before the run's first event, but
+		// the answer reaches Update through a command goroutine and may come
+		// second: replay what arrived early.
+		early := m.early
+		m.early = nil
+		var cmds []tea.Cmd
+		for _, e := range early {
+			_, cmd := m.update(e)
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	case callDoneMsg:
+		delete(m.waiting, msg.key)
+		if msg.err != nil {
+			m.addLine(styleErr.Render(describeErr(msg.err)))
+		} else if msg.text != "" {
+			if strings.HasPrefix(msg.key, "detail") {
+				m.detail = msg.text
+			} else {
+				m.addLine(msg.text)
+			}
+		}
+		return m, nil
+	case quitMsg:
+		m.quitting = true
+		return m, tea.Quit
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+type quitMsg struct{}
+
+// holdEarly keeps a run's message that arrives while run.start is still
+// being answered, for runStartedMsg to replay; it reports whether it did.
+func (m *Model) holdEarly(runID string, msg tea.Msg) bool {
+	if _, starting := m.waiting["start"]; !starting || m.run != "" || runID == "" {
+		return false
+	}
+	m.early = append(m.early, msg)
+	return true
+}
+
+func (m *Model) event(e protocol.AgentEventParams) {
+	if e.RunID != m.run {
+		return
+	}
+	switch e.Type {
+	case protocol.EventTextDelta:
+		m.stream += e.Text
+	case protocol.EventToolCall:
+		m.addLine(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))))
+	case protocol.EventToolResult:
+		if e.Result != nil {
+			text := resultText(*e.Result)
+			style := styleDim
+			if e.Result.IsError {
+				style = styleErr
+			}
+			m.addLine(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))))
+		}
+	case protocol.EventPermission:
+		if e.Phase == "decided" && e.Decision != "allow" {
+			line := fmt.Sprintf("✗ %s %s", origin(e.Call), e.Decision)
+			if e.Reason != "" {
+				line += ": " + e.Reason
+			}
+			m.addLine(styleWarn.Render(line))
+		}
+	case protocol.EventError:
+		m.addLine(styleErr.Render("error: " + e.Error))
+	}
+}
+
+func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if k.Type != tea.KeyCtrlC {
+		m.ctrlC = 0
+	}
+	if m.ask != nil && m.askStage == "" {
+		return m, m.answerKey(k)
+	}
+	switch k.Type {
+	case tea.KeyCtrlC:
+		m.ctrlC++
+		if m.run != "" && m.ctrlC == 1 {
+			return m, m.cancelRun()
+		}
+		if m.ctrlC >= 2 || m.run == "" {
+			return m, m.quit()
+		}
+		return m, nil
+	case tea.KeyEsc:
+		if m.askStage != "" {
+			return m, m.submitStage("", true)
+		}
+		if m.run != "" {
+			return m, m.cancelRun()
+		}
+		m.showMCP, m.detail = false, ""
+		return m, nil
+	case tea.KeyEnter:
+		text := strings.TrimSpace(m.input.Value())
+		m.input.SetValue("")
+		if m.askStage != "" {
+			return m, m.submitStage(text, false)
+		}
+		if text == "" {
+			return m, nil
+		}
+		return m, m.submit(text)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return m, cmd
+}
+
+func (m *Model) cancelRun() tea.Cmd {
+	id := m.run
+	return m.call("cancel", "", callTimeout, func(ctx context.Context) (string, error) {
+		_, err := m.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: id})
+		return "", err
+	})
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.addLine(styleDim.Render("shutting down the runtime…"))
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_, _ = m.rt.Shutdown(ctx, &protocol.Empty{})
+		return quitMsg{}
+	}
+}

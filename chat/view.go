@@ -1,0 +1,167 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// mcpTable renders the live /mcp view.
+func (m *Model) mcpTable() string {
+	ids := make([]string, 0, len(m.servers))
+	for id := range m.servers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-16s %-10s %-8s %-8s %-14s %-6s %s\n", "ID", "TRANSPORT", "SOURCE", "ENABLED", "STATE", "TOOLS", "AUTH")
+	for _, id := range ids {
+		st := m.servers[id]
+		state := st.State
+		if state == protocol.StateConnecting {
+			state = m.spin.View() + " " + state
+		}
+		fmt.Fprintf(&b, "%-16s %-10s %-8s %-8v %-14s %-6d %s\n", truncate(id, 16), st.Transport, st.Source, st.Enabled, state, st.Tools, truncate(authText(st), 40))
+	}
+	return styleBox.Render(strings.TrimRight(b.String(), "\n"))
+}
+
+// View draws the screen.
+func (m *Model) View() string {
+	if m.quitting {
+		return ""
+	}
+	var footer []string
+	if m.showMCP {
+		footer = append(footer, m.mcpTable())
+	}
+	if m.detail != "" {
+		footer = append(footer, styleBox.Render(clip(m.detail, m.width-4)))
+	}
+	if m.ask != nil {
+		footer = append(footer, clip(m.askView(), m.width))
+	}
+	footer = append(footer, m.statusLine(), m.input.View())
+	foot := strings.Join(footer, "\n")
+	if m.stream == "" {
+		return foot
+	}
+	// The answer in progress: its last lines, above the footer.
+	lines := strings.Split(m.stream, "\n")
+	if room := m.height/2 - 1; room > 0 && len(lines) > room {
+		lines = lines[len(lines)-room:]
+	}
+	return clip(strings.Join(lines, "\n"), m.width) + "\n" + foot
+}
+
+// clip cuts every line of s to width characters.
+func clip(s string, width int) string {
+	if width < 10 {
+		width = 10
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if r := []rune(l); len(r) > width {
+			lines[i] = string(r[:width-1]) + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) statusLine() string {
+	counts := map[string]int{}
+	var connecting []string
+	for id, st := range m.servers {
+		counts[st.State]++
+		if st.State == protocol.StateConnecting {
+			connecting = append(connecting, id)
+		}
+	}
+	sort.Strings(connecting)
+	parts := []string{fmt.Sprintf("%d ready", counts[protocol.StateReady])}
+	for _, s := range []string{protocol.StateAuthRequired, protocol.StateError, protocol.StateDisabled} {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	line := "servers: " + strings.Join(parts, ", ")
+	var busy []string
+	if len(connecting) > 0 {
+		busy = append(busy, "connecting "+strings.Join(connecting, ", "))
+	}
+	keys := make([]string, 0, len(m.waiting))
+	for k := range m.waiting {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		busy = append(busy, m.waiting[k])
+	}
+	if len(busy) > 0 {
+		line += "  " + m.spin.View() + " " + strings.Join(busy, "; ")
+	}
+	if m.model != "" {
+		line += "  · model " + m.model
+	}
+	return styleDim.Render(line)
+}
+
+func origin(c *protocol.ToolCallInfo) string {
+	if c == nil {
+		return "?"
+	}
+	if c.Server != "" {
+		return c.Server + "/" + c.Tool
+	}
+	return c.PublicName
+}
+
+func compact(raw json.RawMessage) string {
+	s := strings.Join(strings.Fields(string(raw)), " ")
+	return truncate(s, 200)
+}
+
+func truncate(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > n {
+		return s[:n-1] + "…"
+	}
+	return s
+}
+
+func resultText(r protocol.ToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		} else {
+			parts = append(parts, "["+c.Type+"]")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// describeErr names a protocol error's code.
+func describeErr(err error) string {
+	var perr *protocol.Error
+	if e, ok := err.(*protocol.Error); ok {
+		perr = e
+	}
+	if perr == nil {
+		return "error: " + err.Error()
+	}
+	names := map[int64]string{
+		protocol.CodeUnknownServer: "unknown server", protocol.CodeNotReady: "not ready", protocol.CodeDenied: "denied",
+		protocol.CodeNoModel: "no model", protocol.CodeCancelled: "cancelled", protocol.CodeInvalidParams: "invalid",
+		protocol.CodeUnknownRun: "no such run", protocol.CodeFailed: "failed",
+	}
+	name := names[perr.Code]
+	if name == "" {
+		name = "error " + strconv.FormatInt(perr.Code, 10)
+	}
+	return name + ": " + perr.Message
+}
