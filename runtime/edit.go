@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
 )
 
 // EditFile applies edit to the configuration file at path and writes it back
@@ -92,31 +94,10 @@ func EditFile(path string, edit func(*File) error) error {
 // writeFileAtomic replaces path with data so that readers see either the
 // old or the new file, never a part.
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".config-*.json")
-	if err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/zalando/go-keyring"
 )
@@ -68,27 +69,7 @@ func (f *fileBackend) write(doc *fileDoc) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.path), ".mcp-auth-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), f.path)
+	return atomicfile.WriteFile(f.path, data, 0o600)
 }
 
 // locked runs fn holding the file's lock.

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
 )
 
 // storeVersion is the version of the permissions file format.
@@ -179,35 +181,10 @@ func writeFile(path string, d *fileData) error {
 		return fmt.Errorf("permissions file %s: %w", path, err)
 	}
 	b = append(b, '\n')
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("permissions file %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, ".permissions-*.tmp")
-	if err != nil {
-		return fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(b); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.WriteFile(path, b, 0o600); err != nil {
 		return fmt.Errorf("permissions file %s: %w", path, err)
 	}
 	return nil

@@ -1,0 +1,58 @@
+// Package atomicfile replaces a file's contents atomically: readers see
+// either the old file or the new one, never a part, and a crash leaves one of
+// the two on disk. It is the one place in mcp-host that does this (the
+// configuration file, the permissions file and the token file use it).
+//
+// It imports only the standard library and must not import any other
+// mcp-host package.
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// WriteFile writes data to a temporary file in path's directory, sets its
+// mode to perm, syncs it to disk, and renames it over path. The directory
+// must exist. On every error the temporary file is removed and path is left
+// as it was; the error is the *os.PathError or *os.LinkError of the step
+// that failed (it names the temporary file, which is in path's directory and
+// starts with "."+base(path)), for the caller to wrap with its context.
+//
+// On Unix the rename is rename(2), atomic within one file system. On Windows
+// os.Rename is MoveFileEx with MOVEFILE_REPLACE_EXISTING, which replaces an
+// existing file too; because another process briefly holding the old file
+// open (an antivirus scanner, a search indexer, a reader in another mcp-host
+// process) makes it fail with a sharing violation or access denied,
+// WriteFile retries the rename for a short while on Windows before giving
+// up. On Windows perm only controls the read-only attribute.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
