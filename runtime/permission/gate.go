@@ -77,6 +77,11 @@ type Options struct {
 	// Trusted reports servers configured with "trust": true, whose calls
 	// need no confirmation. Only explicit configuration may set it.
 	Trusted func(server string) bool
+	// Identity, when set, says who a server id stands for right now (see
+	// [Identity]): remembered answers are kept per identity, and allow
+	// rules apply only to servers the user's own configuration defines.
+	// Nil treats every server as its id alone, vouched for.
+	Identity func(server string) Identity
 	// Store holds the "always" answers; nil remembers them in memory for
 	// the life of the gate.
 	Store *Store
@@ -173,16 +178,25 @@ func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage)
 	if !interactive && g.opts.NonInteractive == PolicyDeny {
 		return denied(ByPolicy, "denied: the run is non-interactive and its policy denies MCP tool calls"), nil
 	}
-	for _, r := range g.opts.Allow {
-		if r.Matches(server, tool) {
-			return Verdict{Allow: true, By: ByAllowRule}, nil
+	ident := g.identity(server)
+	if ident.Vouched {
+		for _, r := range g.opts.Allow {
+			if r.Matches(server, tool) {
+				return Verdict{Allow: true, By: ByAllowRule}, nil
+			}
+		}
+		if g.opts.Trusted != nil && g.opts.Trusted(server) {
+			return Verdict{Allow: true, By: ByTrust}, nil
 		}
 	}
-	if g.opts.Trusted != nil && g.opts.Trusted(server) {
-		return Verdict{Allow: true, By: ByTrust}, nil
+	key := ident.storeKey(server)
+	if ident.Vouched && key != server {
+		// Answers remembered before identities were kept belong to the
+		// server the user's own configuration defines, and to no other.
+		g.opts.Store.adoptLegacy(server, key)
 	}
 	digest := Digest(t.Definition())
-	allowed, changed := g.opts.Store.Lookup(server, tool, digest)
+	allowed, changed := g.opts.Store.Lookup(key, tool, digest)
 	if allowed {
 		return Verdict{Allow: true, By: ByRemembered}, nil
 	}
@@ -205,13 +219,13 @@ func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage)
 		return Verdict{Allow: true, By: ByUser}, nil
 	case AllowTool:
 		v := Verdict{Allow: true, By: ByUser}
-		if err := g.opts.Store.AllowTool(server, tool, digest); err != nil {
+		if err := g.opts.Store.AllowTool(key, tool, digest); err != nil {
 			v.Warning = fmt.Sprintf("could not remember the answer for tool %q of server %q: %v", tool, server, err)
 		}
 		return g.warn(v), nil
 	case AllowServer:
 		v := Verdict{Allow: true, By: ByUser}
-		if err := g.opts.Store.AllowServer(server); err != nil {
+		if err := g.opts.Store.AllowServer(key); err != nil {
 			v.Warning = fmt.Sprintf("could not remember the answer for server %q: %v", server, err)
 		}
 		return g.warn(v), nil

@@ -7,17 +7,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
 )
 
-// storeVersion is the version of the permissions file format.
-const storeVersion = 1
+// storeVersion is the version of the permissions file format. Version 1
+// keyed answers by server id alone; version 2 keys them by "<id>|<identity
+// key>" (see [Identity]). Version 1 files are read, their entries adopted
+// by the server the user's own configuration defines under that id (see
+// [Gate.Check]), and written back as version 2.
+const storeVersion = 2
 
 // fileData is the permissions file:
 //
-//	{"version":1,"servers":{"<server id>":{"all_tools":true,
+//	{"version":2,"servers":{"<server id>|<identity key>":{"all_tools":true,
 //	  "tools":{"<original tool name>":"<sha256 of the definition>"}}}}
 type fileData struct {
 	Version int                     `json:"version"`
@@ -75,6 +80,9 @@ func readFile(path string) (fileData, error) {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return d, fmt.Errorf("permissions file %s: %w", path, err)
 	}
+	if d.Version == 1 {
+		d.Version = storeVersion
+	}
 	if d.Version != storeVersion {
 		return d, fmt.Errorf("permissions file %s: unsupported version %d (want %d)", path, d.Version, storeVersion)
 	}
@@ -128,18 +136,43 @@ func (s *Store) AllowServer(server string) error {
 }
 
 // Forget removes the answers about a tool, or about the whole server and
-// all its tools when tool is empty.
+// all its tools when tool is empty, under every identity the server id
+// had.
 func (s *Store) Forget(server, tool string) error {
 	return s.update(func(d *fileData) {
-		e := d.Servers[server]
-		if e == nil {
+		for k, e := range d.Servers {
+			if k != server && !strings.HasPrefix(k, server+"|") {
+				continue
+			}
+			if tool == "" {
+				delete(d.Servers, k)
+				continue
+			}
+			delete(e.Tools, tool)
+		}
+	})
+}
+
+// adoptLegacy moves the answers remembered under the bare server id (a
+// version 1 file) to key, unless key already has answers of its own. The
+// caller vouches that key is the server the user's configuration defines.
+// A failed write leaves the answers where they were and the lookup falls
+// through to asking.
+func (s *Store) adoptLegacy(id, key string) {
+	s.mu.Lock()
+	_, legacy := s.data.Servers[id]
+	_, taken := s.data.Servers[key]
+	s.mu.Unlock()
+	if !legacy || taken {
+		return
+	}
+	_ = s.update(func(d *fileData) {
+		e := d.Servers[id]
+		if e == nil || d.Servers[key] != nil {
 			return
 		}
-		if tool == "" {
-			delete(d.Servers, server)
-			return
-		}
-		delete(e.Tools, tool)
+		d.Servers[key] = e
+		delete(d.Servers, id)
 	})
 }
 

@@ -42,7 +42,7 @@ func TestPersistenceRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &onDisk); err != nil {
 		t.Fatalf("file is not JSON: %v\n%s", err, b)
 	}
-	if onDisk.Version != 1 || onDisk.Servers["gh"].Tools["create_issue"] != Digest(tool.Definition()) || !onDisk.Servers["fs"].AllTools {
+	if onDisk.Version != storeVersion || onDisk.Servers["gh"].Tools["create_issue"] != Digest(tool.Definition()) || !onDisk.Servers["fs"].AllTools {
 		t.Errorf("file = %s", b)
 	}
 
@@ -107,7 +107,7 @@ func TestStoreBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{
 		"garbage.json": "{not json",
-		"future.json":  `{"version":2,"servers":{}}`,
+		"future.json":  `{"version":3,"servers":{}}`,
 	} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(content), 0o600)
