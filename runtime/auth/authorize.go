@@ -22,7 +22,8 @@ import (
 // refreshes the token only if the rejected token is the current one; a 403
 // insufficient_scope asks for the union of granted and challenged scopes, at
 // most MaxStepUps times for one set of scopes.
-func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) (err error) {
+	defer h.recoverPanic("authorization", &err)
 	ch := parseChallenge(resp.Header)
 	if ch.dpop {
 		h.dpopChallenged.Store(true)

@@ -142,10 +142,15 @@ func (h *Handler) load(ctx context.Context) error {
 	return nil
 }
 
-// record returns a copy of the current record.
+// record returns a copy of the current record: an empty one before the
+// record is loaded (the transport hook can see a request before anything
+// loaded it, for example one carrying a static Authorization header).
 func (h *Handler) record() *Record {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.rec == nil {
+		return &Record{}
+	}
 	return h.rec.clone()
 }
 

@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 
+	"github.com/mcp-host/mcp-host/redact"
 	"golang.org/x/oauth2"
 )
 
 // TokenSource implements auth.OAuthHandler. The source returns no token
 // (and so no Authorization header) while the handler has none; it refreshes
 // a token that is about to expire.
-func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+func (h *Handler) TokenSource(ctx context.Context) (_ oauth2.TokenSource, err error) {
+	defer h.recoverPanic("token source", &err)
 	if err := h.load(ctx); err != nil {
 		return nil, err
 	}
@@ -24,7 +27,24 @@ type tokenSource struct {
 	ctx context.Context
 }
 
-func (ts *tokenSource) Token() (*oauth2.Token, error) { return ts.h.token(ts.ctx) }
+func (ts *tokenSource) Token() (_ *oauth2.Token, err error) {
+	defer ts.h.recoverPanic("token source", &err)
+	return ts.h.token(ts.ctx)
+}
+
+// recoverPanic turns a panic in auth code that a session's transport called
+// into an error naming the server, so that one server's fault is that
+// server's error and never a crash of the process. Use it deferred, with
+// the caller's named error result.
+func (h *Handler) recoverPanic(where string, errp *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	msg := redact.String(fmt.Sprint(r))
+	h.log.Error("panic in OAuth code", "server", h.opts.ServerID, "in", where, "panic", msg, "stack", string(debug.Stack()))
+	*errp = fmt.Errorf("server %s: internal error in the OAuth %s: %s", h.opts.ServerID, where, msg)
+}
 
 // WrapTransport returns a RoundTripper that presents DPoP-bound tokens: a
 // request carrying the handler's current token as a Bearer token is sent
@@ -40,7 +60,20 @@ type dpopTransport struct {
 	base http.RoundTripper
 }
 
-func (t *dpopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *dpopTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
+	defer func() {
+		if err == nil {
+			return
+		}
+		if resp != nil {
+			resp.Body.Close()
+			resp = nil
+		}
+		if req.Body != nil {
+			req.Body.Close() // a RoundTripper closes the body on errors too
+		}
+	}()
+	defer t.h.recoverPanic("transport hook", &err)
 	tok := bearerToken(req)
 	if tok == "" {
 		return t.base.RoundTrip(req)
@@ -72,7 +105,7 @@ func (t *dpopTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		r.Header.Set("Authorization", tokenTypeDPoP+" "+tok)
 		r.Header.Set("DPoP", proof)
-		resp, err := t.base.RoundTrip(r)
+		resp, err = t.base.RoundTrip(r)
 		if err != nil {
 			return nil, err
 		}
