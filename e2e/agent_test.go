@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -87,7 +88,7 @@ type agentHost struct {
 	agent *runtime.Agent
 }
 
-func startAgentHost(t *testing.T, entries []runtime.ServerEntry, permFile string, c *confirmer) *agentHost {
+func startAgentHost(t *testing.T, entries []config.ServerEntry, permFile string, c *confirmer) *agentHost {
 	t.Helper()
 	m := runtime.NewManager(runtime.ManagerOptions{})
 	t.Cleanup(func() { m.Close() })
@@ -170,15 +171,15 @@ func TestAgentRunThroughAdapters(t *testing.T) {
 	// Record what reaches server-everything's stdin.
 	inLog := filepath.Join(dir, "everything-stdin.jsonl")
 	flip := startFlipServer(t)
-	entries := []runtime.ServerEntry{
-		{ID: "everything", Source: "project", Config: runtime.ServerConfig{
+	entries := []config.ServerEntry{
+		{ID: "everything", Source: "project", Config: config.ServerConfig{
 			Transport: "stdio", Command: "sh",
 			Args: append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...),
 		}},
-		{ID: "files", Source: "project", Config: runtime.ServerConfig{
+		{ID: "files", Source: "project", Config: config.ServerConfig{
 			Transport: "stdio", Command: filesystem[0], Args: append(filesystem[1:], files),
 		}},
-		{ID: "flip", Source: "project", Config: runtime.ServerConfig{Transport: "http", URL: flip.URL}},
+		{ID: "flip", Source: "project", Config: config.ServerConfig{Transport: "http", URL: flip.URL}},
 	}
 	permFile := filepath.Join(dir, "permissions.json")
 	c := &confirmer{answers: map[string]permission.Response{}}

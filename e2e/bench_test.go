@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkManagerCallTool(b *testing.B) {
 	b.Run("manager", func(b *testing.B) {
 		m := runtime.NewManager(runtime.ManagerOptions{})
 		defer m.Close()
-		m.Apply([]runtime.ServerEntry{{ID: "bench", Source: "global", Config: runtime.ServerConfig{Transport: "http", URL: url}}})
+		m.Apply([]config.ServerEntry{{ID: "bench", Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if sts, _ := m.WaitSettled(ctx); len(sts) != 1 || sts[0].State != runtime.StateReady {
@@ -76,13 +77,13 @@ func BenchmarkManagerCallTool(b *testing.B) {
 // 10-50 ms; the slowest one takes 50 ms.
 func BenchmarkConnectMany(b *testing.B) {
 	const n = 50
-	entries := make([]runtime.ServerEntry, n)
+	entries := make([]config.ServerEntry, n)
 	for i := range n {
 		latency := time.Duration(10+40*i/(n-1)) * time.Millisecond
-		entries[i] = runtime.ServerEntry{ID: fmt.Sprintf("s%02d", i), Source: "global",
-			Config: runtime.ServerConfig{Transport: "http", URL: goServer(b, latency)}}
+		entries[i] = config.ServerEntry{ID: fmt.Sprintf("s%02d", i), Source: "global",
+			Config: config.ServerConfig{Transport: "http", URL: goServer(b, latency)}}
 	}
-	connect := func(b *testing.B, entries []runtime.ServerEntry) {
+	connect := func(b *testing.B, entries []config.ServerEntry) {
 		m := runtime.NewManager(runtime.ManagerOptions{})
 		defer m.Close()
 		m.Apply(entries)

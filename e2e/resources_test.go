@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
-	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
@@ -19,7 +19,7 @@ import (
 // gets, each call asked about like any MCP tool call.
 func TestResourcesAndPromptsAsTools(t *testing.T) {
 	everything := testenv.NodeBin(t, "mcp-server-everything")
-	entries := []runtime.ServerEntry{{ID: "everything", Source: "project", Config: runtime.ServerConfig{
+	entries := []config.ServerEntry{{ID: "everything", Source: "project", Config: config.ServerConfig{
 		Transport: "stdio", Command: everything[0], Args: append(everything[1:], "stdio"),
 	}}}
 	c := &confirmer{answers: map[string]permission.Response{}}

@@ -218,7 +218,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 	}
 	cfg, err := e.Config.Expand(sv.m.opts.LookupEnv)
 	if err != nil {
-		return nil, e.wrap(err)
+		return nil, e.Wrap(err)
 	}
 	o := auth.Options{
 		ServerID: e.ID, ServerURL: cfg.URL,
@@ -241,7 +241,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 		if oc.PrivateKeyFile != "" {
 			pemKey, err := os.ReadFile(oc.PrivateKeyFile)
 			if err != nil {
-				return nil, e.wrap(fmt.Errorf("field \"oauth.private_key_file\": %w", err))
+				return nil, e.Wrap(fmt.Errorf("field \"oauth.private_key_file\": %w", err))
 			}
 			o.PrivateKeyPEM = pemKey
 		}
@@ -251,7 +251,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 	}
 	h, err := auth.New(o)
 	if err != nil {
-		return nil, e.wrap(err)
+		return nil, e.Wrap(err)
 	}
 	sv.authH = h
 	return h, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-host/mcp-host/demo/servers"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/auth"
+	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
 // browserUI is a LoginUI that says yes and "opens" the URL by following
@@ -69,7 +70,7 @@ func TestLoginLifecycle(t *testing.T) {
 	newManager := func() *runtime.Manager {
 		m := runtime.NewManager(runtime.ManagerOptions{AuthStore: store, AuthStorage: "memory", LoginUI: ui, MinBackoff: time.Hour})
 		t.Cleanup(func() { m.Close() })
-		m.Apply([]runtime.ServerEntry{httpEntry("notes", env.MCPURL), good})
+		m.Apply([]config.ServerEntry{httpEntry("notes", env.MCPURL), good})
 		return m
 	}
 
@@ -187,7 +188,7 @@ func TestResourceMismatchStopsBeforeTheAuthorizationServer(t *testing.T) {
 	ui := &browserUI{}
 	m := runtime.NewManager(runtime.ManagerOptions{LoginUI: ui, MinBackoff: time.Hour})
 	defer m.Close()
-	m.Apply([]runtime.ServerEntry{httpEntry("evil", srv.URL+"/mcp")})
+	m.Apply([]config.ServerEntry{httpEntry("evil", srv.URL+"/mcp")})
 	st := settle(t, m)[0]
 	if st.State != runtime.StateError || !strings.Contains(st.LastError, "another resource") {
 		t.Errorf("status: %+v", st)

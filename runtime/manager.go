@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/auth"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -132,7 +133,7 @@ func NewManager(opts ManagerOptions) *Manager {
 // Apply makes the running servers match entries: new servers start, removed
 // ones close, changed ones reconnect, unchanged ones are left alone. It
 // returns at once; connections proceed in the background.
-func (m *Manager) Apply(entries []ServerEntry) {
+func (m *Manager) Apply(entries []config.ServerEntry) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -160,7 +161,7 @@ func (m *Manager) Apply(entries []ServerEntry) {
 	}
 }
 
-func sameEntry(a, b ServerEntry) bool {
+func sameEntry(a, b config.ServerEntry) bool {
 	return a.Source == b.Source && a.Path == b.Path && errString(a.Err) == errString(b.Err) && reflect.DeepEqual(a.Config, b.Config)
 }
 
@@ -364,7 +365,7 @@ func (m *Manager) Close() error {
 // server is one configured server and the goroutine that runs it.
 type server struct {
 	m     *Manager
-	entry ServerEntry
+	entry config.ServerEntry
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -379,7 +380,7 @@ type server struct {
 	authH   *auth.Handler // OAuth for http/sse servers, created on first use
 }
 
-func newServer(m *Manager, e ServerEntry) *server {
+func newServer(m *Manager, e config.ServerEntry) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	sv := &server{m: m, entry: e, ctx: ctx, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), lostc: make(chan error, 1)}
 	sv.status = Status{
@@ -610,7 +611,7 @@ func (sv *server) connect() (*session.Session, error) {
 	lookup := sv.m.opts.LookupEnv
 	cfg, err := e.Config.Expand(lookup)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errConfig, e.wrap(err))
+		return nil, fmt.Errorf("%w: %w", errConfig, e.Wrap(err))
 	}
 	sv.mu.Lock()
 	version := sv.version

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,8 +54,8 @@ func hungServer(t *testing.T) *httptest.Server {
 	return hung
 }
 
-func httpEntry(id, url string) runtime.ServerEntry {
-	return runtime.ServerEntry{ID: id, Source: "global", Config: runtime.ServerConfig{Transport: "http", URL: url}}
+func httpEntry(id, url string) config.ServerEntry {
+	return config.ServerEntry{ID: id, Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}
 }
 
 func settle(t *testing.T, m *runtime.Manager, ids ...string) []runtime.Status {
@@ -97,14 +98,14 @@ func TestTenServersThreeBroken(t *testing.T) {
 	closed := "http://" + l.Addr().String() + "/mcp"
 	l.Close()
 
-	var entries []runtime.ServerEntry
+	var entries []config.ServerEntry
 	for i := range 7 {
 		entries = append(entries, httpEntry(fmt.Sprintf("good%d", i), good.URL))
 	}
 	hungEntry := httpEntry("hung", hung.URL)
 	hungEntry.Config.StartupTimeoutMS = 1500
 	entries = append(entries, hungEntry, httpEntry("refused", closed),
-		runtime.ServerEntry{ID: "invalid", Source: "project", Path: "/p/config.json", Err: errors.New(`config /p/config.json: server "invalid": field "url": missing`)})
+		config.ServerEntry{ID: "invalid", Source: "project", Path: "/p/config.json", Err: errors.New(`config /p/config.json: server "invalid": field "url": missing`)})
 
 	var mu sync.Mutex
 	var events []runtime.Status
@@ -171,7 +172,7 @@ func TestServerComesBack(t *testing.T) {
 	defer m.Close()
 	e := httpEntry("flaky", "http://"+addr)
 	e.Config.RequestTimeoutMS = 3000
-	m.Apply([]runtime.ServerEntry{e})
+	m.Apply([]config.ServerEntry{e})
 	waitState(t, m, "flaky", runtime.StateReady, 10*time.Second)
 
 	errc := make(chan error, 1)
@@ -217,13 +218,13 @@ func TestApplyDiffs(t *testing.T) {
 	m := runtime.NewManager(runtime.ManagerOptions{})
 	defer m.Close()
 	a, b := httpEntry("a", srv.URL), httpEntry("b", srv.URL)
-	m.Apply([]runtime.ServerEntry{a, b})
+	m.Apply([]config.ServerEntry{a, b})
 	settle(t, m)
 	before, _ := m.Get("a")
 
 	// b removed, c added, a unchanged.
 	c := httpEntry("c", srv.URL)
-	m.Apply([]runtime.ServerEntry{a, c})
+	m.Apply([]config.ServerEntry{a, c})
 	settle(t, m)
 	ids := []string{}
 	for _, st := range m.List() {
@@ -239,7 +240,7 @@ func TestApplyDiffs(t *testing.T) {
 
 	// a changed: reconnects.
 	a.Config.ExcludeTools = []string{"hang"}
-	m.Apply([]runtime.ServerEntry{a, c})
+	m.Apply([]config.ServerEntry{a, c})
 	st := waitState(t, m, "a", runtime.StateReady, 10*time.Second)
 	if st.Tools != 1 {
 		t.Errorf("a has %d tools after exclude_tools, want 1", st.Tools)
@@ -265,7 +266,7 @@ func TestUnsetVariableIsAConfigError(t *testing.T) {
 	e.Config.Headers = map[string]string{"Authorization": "Bearer ${MCP_HOST_TEST_UNSET_TOKEN}"}
 	m := runtime.NewManager(runtime.ManagerOptions{LookupEnv: func(string) (string, bool) { return "", false }})
 	defer m.Close()
-	m.Apply([]runtime.ServerEntry{e})
+	m.Apply([]config.ServerEntry{e})
 	st := waitState(t, m, "needs-env", runtime.StateError, 5*time.Second)
 	if !strings.Contains(st.LastError, "MCP_HOST_TEST_UNSET_TOKEN") || !strings.Contains(st.LastError, "needs-env") {
 		t.Errorf("last error = %q, want it to name the variable and the server", st.LastError)
@@ -276,7 +277,7 @@ func TestListNeverBlocks(t *testing.T) {
 	hung := hungServer(t)
 	m := runtime.NewManager(runtime.ManagerOptions{})
 	defer m.Close()
-	m.Apply([]runtime.ServerEntry{httpEntry("slow", hung.URL)})
+	m.Apply([]config.ServerEntry{httpEntry("slow", hung.URL)})
 	done := make(chan []runtime.Status, 1)
 	go func() { done <- m.List() }()
 	select {

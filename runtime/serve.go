@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
@@ -25,7 +26,7 @@ const (
 type ServeOptions struct {
 	// Config says where the configuration layers are. The files are watched
 	// and changes applied without a restart.
-	Config LoadOptions
+	Config config.LoadOptions
 	// Manager configures the server manager; Serve sets OnStatus and Elicit
 	// itself.
 	Manager ManagerOptions
@@ -131,7 +132,7 @@ type service struct {
 	caps        protocol.UICapabilities
 	agent       *Agent
 	gate        *permission.Gate
-	entries     map[string]ServerEntry
+	entries     map[string]config.ServerEntry
 	problems    []string
 	files       []string
 	runs        map[string]context.CancelFunc
@@ -160,7 +161,7 @@ func newService(opts ServeOptions) *service {
 		opts:    opts,
 		log:     opts.Logger,
 		quit:    make(chan struct{}),
-		entries: map[string]ServerEntry{},
+		entries: map[string]config.ServerEntry{},
 		runs:    map[string]context.CancelFunc{},
 		convs:   map[string][]core.Message{},
 		ndone:   make(chan struct{}),
@@ -190,7 +191,7 @@ func (s *service) start() {
 
 // reload reads the configuration and applies it to the manager.
 func (s *service) reload() {
-	eff, err := Load(s.opts.Config)
+	eff, err := config.Load(s.opts.Config)
 	if err != nil {
 		s.log.Error("config", "error", err)
 		return
@@ -199,7 +200,7 @@ func (s *service) reload() {
 	for _, e := range eff.Errors {
 		problems = append(problems, e.Error())
 	}
-	entries := map[string]ServerEntry{}
+	entries := map[string]config.ServerEntry{}
 	for _, e := range eff.Servers {
 		entries[e.ID] = e
 		if e.Err != nil {

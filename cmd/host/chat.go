@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/mcp-host/mcp-host/chat"
-	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"golang.org/x/term"
 )
 
@@ -36,7 +36,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	cwd, _ := os.Getwd()
-	global, _ := runtime.DefaultPaths(cwd)
+	global, _ := config.DefaultPaths(cwd)
 	if *logFile == "" {
 		*logFile = filepath.Join(filepath.Dir(global), "chat.log")
 	}

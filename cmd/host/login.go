@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
@@ -135,7 +136,7 @@ func (c *cli) logout(args []string) int {
 	}
 	m := runtime.NewManager(c.managerOptions())
 	defer m.Close()
-	m.Apply([]runtime.ServerEntry{e})
+	m.Apply([]config.ServerEntry{e})
 	if err := m.Logout(context.Background(), e.ID, *forget); err != nil {
 		if errors.Is(err, runtime.ErrNoOAuth) {
 			return c.failf(exitUsage, "logout: %v", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/tokenstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
@@ -42,7 +43,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "host: %v\n", err)
 		return exitFailure
 	}
-	global, project := runtime.DefaultPaths(cwd)
+	global, project := config.DefaultPaths(cwd)
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, global: global, project: project}
 	cmds := map[string]func([]string) int{
 		"add":     c.add,
@@ -84,8 +85,8 @@ func (c *cli) scopePath(scope string) (string, error) {
 
 // load reads the effective configuration and reports file-level problems on
 // stderr (they never stop the other servers).
-func (c *cli) load() (*runtime.Effective, error) {
-	eff, err := runtime.Load(runtime.LoadOptions{GlobalPath: c.global, ProjectPath: c.project, EnvServers: os.Getenv("MCP_HOST_SERVERS")})
+func (c *cli) load() (*config.Effective, error) {
+	eff, err := config.Load(config.LoadOptions{GlobalPath: c.global, ProjectPath: c.project, EnvServers: os.Getenv("MCP_HOST_SERVERS")})
 	if err != nil {
 		return nil, err
 	}
@@ -95,28 +96,28 @@ func (c *cli) load() (*runtime.Effective, error) {
 	return eff, nil
 }
 
-func (c *cli) entry(id string) (runtime.ServerEntry, *runtime.Effective, error) {
+func (c *cli) entry(id string) (config.ServerEntry, *config.Effective, error) {
 	eff, err := c.load()
 	if err != nil {
-		return runtime.ServerEntry{}, nil, err
+		return config.ServerEntry{}, nil, err
 	}
 	for _, e := range eff.Servers {
 		if e.ID == id {
 			return e, eff, nil
 		}
 	}
-	return runtime.ServerEntry{}, eff, fmt.Errorf("no server %q in %s or %s", id, c.global, c.project)
+	return config.ServerEntry{}, eff, fmt.Errorf("no server %q in %s or %s", id, c.global, c.project)
 }
 
 func (c *cli) add(args []string) int {
 	fs := newFlagSet("add", c.stderr)
 	var (
 		headers, cmdArgs, env, include, exclude multiFlag
-		cfg                                     runtime.ServerConfig
+		cfg                                     config.ServerConfig
 		scope                                   = fs.String("scope", "global", "where to write: project or global")
 		replace                                 = fs.Bool("replace", false, "replace an existing server of the same id")
 		disabled                                = fs.Bool("disabled", false, "add the server turned off")
-		oauth                                   runtime.OAuthConfig
+		oauth                                   config.OAuthConfig
 	)
 	fs.StringVar(&cfg.Transport, "transport", "", "http, sse or stdio")
 	fs.StringVar(&cfg.URL, "url", "", "MCP endpoint URL (http, sse)")
@@ -142,7 +143,7 @@ func (c *cli) add(args []string) int {
 		return c.failf(exitUsage, "add: want exactly one server id, got %d arguments", len(pos))
 	}
 	id := pos[0]
-	if err := runtime.ValidateServerID(id); err != nil {
+	if err := config.ValidateServerID(id); err != nil {
 		return c.failf(exitUsage, "add: %v", err)
 	}
 	if cfg.Headers, err = keyValues("header", headers); err != nil {
@@ -156,7 +157,7 @@ func (c *cli) add(args []string) int {
 		f := false
 		cfg.Enabled = &f
 	}
-	if oauth != (runtime.OAuthConfig{}) {
+	if oauth != (config.OAuthConfig{}) {
 		cfg.OAuth = &oauth
 	}
 	if err := cfg.Validate(); err != nil {
@@ -166,12 +167,12 @@ func (c *cli) add(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "add: %v", err)
 	}
-	err = runtime.EditFile(path, func(f *runtime.File) error {
+	err = config.EditFile(path, func(f *config.File) error {
 		if _, exists := f.MCP.Servers[id]; exists && !*replace {
 			return fmt.Errorf("server %q already exists in %s (use --replace)", id, path)
 		}
 		if f.MCP.Servers == nil {
-			f.MCP.Servers = map[string]*runtime.ServerConfig{}
+			f.MCP.Servers = map[string]*config.ServerConfig{}
 		}
 		f.MCP.Servers[id] = &cfg
 		return nil
@@ -184,7 +185,7 @@ func (c *cli) add(args []string) int {
 }
 
 // describeTarget says where a server is, without header or env values.
-func describeTarget(cfg runtime.ServerConfig) string {
+func describeTarget(cfg config.ServerConfig) string {
 	if cfg.Command != "" {
 		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
 	}
@@ -257,13 +258,13 @@ func (c *cli) writeJSON(v any) int {
 
 // connectOne runs a manager with just this server, waits for it to settle
 // and returns it with the server's status. Callers close the manager.
-func (c *cli) connectOne(e runtime.ServerEntry, force bool) (*runtime.Manager, runtime.Status) {
+func (c *cli) connectOne(e config.ServerEntry, force bool) (*runtime.Manager, runtime.Status) {
 	if force && !e.Config.IsEnabled() {
 		t := true
 		e.Config.Enabled = &t
 	}
 	m := runtime.NewManager(c.managerOptions())
-	m.Apply([]runtime.ServerEntry{e})
+	m.Apply([]config.ServerEntry{e})
 	ctx, cancel := context.WithTimeout(context.Background(), e.Config.StartupTimeout()+5*time.Second)
 	defer cancel()
 	sts, _ := m.WaitSettled(ctx, e.ID)
@@ -374,7 +375,7 @@ func (c *cli) remove(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "remove: %v", err)
 	}
-	err = runtime.EditFile(path, func(f *runtime.File) error {
+	err = config.EditFile(path, func(f *config.File) error {
 		if _, ok := f.MCP.Servers[id]; !ok {
 			return fmt.Errorf("no server %q in %s", id, path)
 		}
@@ -419,9 +420,9 @@ func (c *cli) setEnabled(args []string, enabled bool) int {
 	if err != nil {
 		return c.failf(exitUsage, "%s: %v", verb, err)
 	}
-	err = runtime.EditFile(path, func(f *runtime.File) error {
+	err = config.EditFile(path, func(f *config.File) error {
 		if f.MCP.Servers == nil {
-			f.MCP.Servers = map[string]*runtime.ServerConfig{}
+			f.MCP.Servers = map[string]*config.ServerConfig{}
 		}
 		sc, ok := f.MCP.Servers[id]
 		if !ok {
@@ -429,7 +430,7 @@ func (c *cli) setEnabled(args []string, enabled bool) int {
 			if _, _, err := c.entry(id); err != nil {
 				return err
 			}
-			sc = &runtime.ServerConfig{}
+			sc = &config.ServerConfig{}
 			f.MCP.Servers[id] = sc
 		}
 		sc.Enabled = &enabled
@@ -492,7 +493,7 @@ func (c *cli) tools(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "tools: %v", err)
 	}
-	var entries []runtime.ServerEntry
+	var entries []config.ServerEntry
 	for _, e := range eff.Servers {
 		if len(pos) == 1 && e.ID != pos[0] {
 			continue
@@ -685,14 +686,14 @@ func (c *cli) importServers(args []string) int {
 		return exitUsage
 	}
 	path, format := *from, "file"
-	if p, ok := runtime.ImportSources()[*from]; ok {
+	if p, ok := config.ImportSources()[*from]; ok {
 		path, format = p, *from
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return c.failf(exitUsage, "import: %v", err)
 	}
-	imported, err := runtime.ParseImport(data, format)
+	imported, err := config.ParseImport(data, format)
 	if err != nil {
 		return c.failf(exitUsage, "import %s: %v", path, err)
 	}
@@ -702,9 +703,9 @@ func (c *cli) importServers(args []string) int {
 	}
 	code := exitOK
 	var added []string
-	write := func(f *runtime.File) error {
+	write := func(f *config.File) error {
 		if f.MCP.Servers == nil {
-			f.MCP.Servers = map[string]*runtime.ServerConfig{}
+			f.MCP.Servers = map[string]*config.ServerConfig{}
 		}
 		for _, s := range imported {
 			if s.Err != nil {
@@ -723,14 +724,14 @@ func (c *cli) importServers(args []string) int {
 		return nil
 	}
 	if *dryRun {
-		var f runtime.File
+		var f config.File
 		_ = write(&f)
 		for _, id := range added {
 			fmt.Fprintf(c.stdout, "would import %s (%s)\n", id, describeTarget(*f.MCP.Servers[id]))
 		}
 		return code
 	}
-	if err := runtime.EditFile(dest, write); err != nil {
+	if err := config.EditFile(dest, write); err != nil {
 		return c.failf(exitUsage, "import: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "imported %d servers from %s into %s: %s\n", len(added), path, dest, strings.Join(added, ", "))

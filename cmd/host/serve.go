@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-host/mcp-host/core/openai"
 	"github.com/mcp-host/mcp-host/core/scripted"
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
@@ -105,7 +106,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "host serve: %v\n", err)
 		return exitFailure
 	}
-	global, project := runtime.DefaultPaths(cwd)
+	global, project := config.DefaultPaths(cwd)
 	if *perms == "" {
 		*perms = defaultPermissions(global)
 	}
@@ -126,7 +127,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = runtime.Serve(ctx, stdin, stdout, runtime.ServeOptions{
-		Config:         runtime.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
+		Config:         config.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
 		Manager:        mo,
 		Provider:       prov,
 		ModelName:      model,

@@ -26,6 +26,7 @@ import (
 	demo "github.com/mcp-host/mcp-host/demo/servers"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
 // Options configure a [Run].
@@ -118,16 +119,16 @@ func (t *tour) run(ctx context.Context) error {
 	t.say("protected MCP server  %s  (needs an OAuth token for that resource)", env.MCPURL)
 	t.say("local stdio server    %s", strings.Join(t.o.StdioCommand, " "))
 
-	config := filepath.Join(t.o.Dir, "config.json")
+	configPath := filepath.Join(t.o.Dir, "config.json")
 	cfg := map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"notes": map[string]any{"transport": "http", "url": env.MCPURL},
 		"local": map[string]any{"transport": "stdio", "command": t.o.StdioCommand[0], "args": t.o.StdioCommand[1:]},
 	}}}
 	data, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(config, data, 0o600); err != nil {
+	if err := os.WriteFile(configPath, data, 0o600); err != nil {
 		return err
 	}
-	t.say("config written to     %s", config)
+	t.say("config written to     %s", configPath)
 
 	// The runtime, in process, over the protocol a desktop UI uses.
 	model := &lateProvider{}
@@ -140,7 +141,7 @@ func (t *tour) run(ctx context.Context) error {
 	serveDone := make(chan error, 1)
 	go func() {
 		serveDone <- runtime.Serve(ctx, rtIn, rtOut, runtime.ServeOptions{
-			Config:         runtime.LoadOptions{GlobalPath: config},
+			Config:         config.LoadOptions{GlobalPath: configPath},
 			Provider:       provider,
 			ModelName:      modelName,
 			Permissions:    filepath.Join(t.o.Dir, "permissions.json"),

@@ -1,4 +1,4 @@
-package runtime
+package config
 
 import (
 	"bytes"

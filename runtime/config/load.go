@@ -1,0 +1,232 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Sources of a server entry.
+const (
+	SourceGlobal  = "global"
+	SourceProject = "project"
+	SourceEnv     = "env"
+)
+
+// ServerEntry is one server of the effective configuration.
+type ServerEntry struct {
+	ID     string
+	Config ServerConfig
+	// Source is SourceGlobal, SourceProject or SourceEnv.
+	Source string
+	// Path is the file the entry came from ("" for MCP_HOST_SERVERS).
+	Path string
+	// Err, when set, says why the entry is invalid; the server does not run
+	// and shows this error.
+	Err error
+}
+
+// Wrap returns err with the entry's file (or MCP_HOST_SERVERS) and server id in
+// front of it, the context every error about an entry carries.
+func (e *ServerEntry) Wrap(err error) error {
+	where := e.Path
+	if where == "" {
+		where = "MCP_HOST_SERVERS"
+	}
+	return fmt.Errorf("config %s: server %q: %w", where, e.ID, err)
+}
+
+// Effective is the merged configuration of every layer.
+type Effective struct {
+	// Servers is sorted by id.
+	Servers []ServerEntry
+	// Errors are file-level problems (unreadable or malformed files); the
+	// layers without problems still load.
+	Errors []error
+	// Files are the config files that were read, for watching.
+	Files []string
+}
+
+// LoadOptions says where the layers are.
+type LoadOptions struct {
+	GlobalPath  string
+	ProjectPath string
+	// EnvServers is the content of MCP_HOST_SERVERS: a JSON object of
+	// servers keyed by id.
+	EnvServers string
+}
+
+// DefaultPaths returns the global config path ($MCP_HOST_CONFIG, else
+// <user config dir>/mcp-host/config.json) and the project one
+// (<cwd>/.mcp-host/config.json).
+func DefaultPaths(cwd string) (global, project string) {
+	global = os.Getenv("MCP_HOST_CONFIG")
+	if global == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			dir = filepath.Join(os.Getenv("HOME"), ".config")
+		}
+		global = filepath.Join(dir, "mcp-host", "config.json")
+	}
+	return global, filepath.Join(cwd, ".mcp-host", "config.json")
+}
+
+// Load reads and merges the layers: global, then project, then env. A bad
+// file or entry never stops the rest from loading; see [Effective.Errors]
+// and [ServerEntry.Err].
+func Load(opts LoadOptions) (*Effective, error) {
+	eff := &Effective{}
+	merged := map[string]ServerEntry{}
+	layer := func(source, where string, data []byte) {
+		raw, err := decodeServers(where, data, source == SourceEnv)
+		if err != nil {
+			eff.Errors = append(eff.Errors, err)
+			return
+		}
+		for id, msg := range raw {
+			path := where
+			if source == SourceEnv {
+				path = ""
+			}
+			e := ServerEntry{ID: id, Source: source, Path: path}
+			e.Err = decodeEntry(msg, &e.Config)
+			if e.Err == nil {
+				if err := ValidateServerID(id); err != nil {
+					e.Err = err
+				}
+			}
+			if prev, ok := merged[id]; ok && e.Err == nil && isEnabledOverride(msg) {
+				// {"enabled": false} in a higher layer turns a lower one
+				// off (or on) and keeps its definition.
+				prev.Config.Enabled = e.Config.Enabled
+				prev.Source, prev.Path = source, path
+				merged[id] = prev
+				continue
+			}
+			if e.Err == nil {
+				if err := e.Config.Validate(); err != nil {
+					e.Err = err
+				}
+			}
+			if e.Err != nil {
+				e.Err = e.Wrap(e.Err)
+			}
+			merged[id] = e
+		}
+	}
+	for _, l := range []struct{ source, path string }{{SourceGlobal, opts.GlobalPath}, {SourceProject, opts.ProjectPath}} {
+		if l.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(l.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		eff.Files = append(eff.Files, l.path)
+		if err != nil {
+			eff.Errors = append(eff.Errors, fmt.Errorf("config %s: %w", l.path, err))
+			continue
+		}
+		layer(l.source, l.path, data)
+	}
+	if strings.TrimSpace(opts.EnvServers) != "" {
+		layer(SourceEnv, "MCP_HOST_SERVERS", []byte(opts.EnvServers))
+	}
+	for _, e := range merged {
+		eff.Servers = append(eff.Servers, e)
+	}
+	sort.Slice(eff.Servers, func(i, j int) bool { return eff.Servers[i].ID < eff.Servers[j].ID })
+	return eff, nil
+}
+
+// isEnabledOverride reports whether an entry sets nothing but "enabled".
+func isEnabledOverride(msg json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return false
+	}
+	_, ok := m["enabled"]
+	return ok && len(m) == 1
+}
+
+// decodeServers returns the raw server entries of a file (or, for
+// MCP_HOST_SERVERS, of a bare servers object).
+func decodeServers(where string, data []byte, bare bool) (map[string]json.RawMessage, error) {
+	if bare {
+		var servers map[string]json.RawMessage
+		if err := json.Unmarshal(data, &servers); err != nil {
+			return nil, syntaxError(where, data, err)
+		}
+		return servers, nil
+	}
+	var f struct {
+		Version *int `json:"version"`
+		MCP     *struct {
+			Servers map[string]json.RawMessage `json:"servers"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, syntaxError(where, data, err)
+	}
+	if f.Version != nil && *f.Version != 1 {
+		return nil, fmt.Errorf("config %s: version %d is not supported (want 1)", where, *f.Version)
+	}
+	if f.MCP == nil {
+		return nil, nil
+	}
+	return f.MCP.Servers, nil
+}
+
+// decodeEntry decodes one server strictly: an unknown field is an error
+// naming it, so a typo never silently drops a setting.
+func decodeEntry(msg json.RawMessage, c *ServerConfig) error {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			return &FieldError{Field: te.Field, Problem: fmt.Sprintf("must be %s, not a JSON %s", te.Type, te.Value)}
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			return &FieldError{Field: name, Problem: "unknown field"}
+		}
+		return err
+	}
+	return nil
+}
+
+// syntaxError turns a JSON decoding error into one that names the file,
+// line and column.
+func syntaxError(where string, data []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 {
+		return fmt.Errorf("config %s: %w", where, err)
+	}
+	line, col := lineCol(data, off)
+	return fmt.Errorf("config %s:%d:%d: %w", where, line, col, err)
+}
+
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
