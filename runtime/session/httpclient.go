@@ -82,10 +82,23 @@ type TransportWrapper interface {
 	WrapTransport(http.RoundTripper) http.RoundTripper
 }
 
-// httpClientFor returns the client for a connection attempt, wrapping the
-// configured one (or the shared transport) with the OAuth handler's
-// transport, if it has one, and the static headers.
-func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
+// httpClientFor returns the client for a Streamable HTTP connection
+// attempt, wrapping the configured one (or the shared transport) with the
+// OAuth handler's transport, if it has one, the static headers and the
+// session's guard.
+func httpClientFor(o *Options) (*http.Client, *guardRoundTripper) {
+	return clientFor(o, "a request")
+}
+
+// sseClientFor returns the client for a legacy SSE connection, whose POSTs
+// go where the server's endpoint event says.
+func sseClientFor(o *Options) (*http.Client, *guardRoundTripper) {
+	return clientFor(o, "the SSE endpoint event")
+}
+
+// clientFor builds a client; crossOrigin says, for the guard's error, what
+// could name another origin.
+func clientFor(o *Options, crossOrigin string) (*http.Client, *guardRoundTripper) {
 	var base http.RoundTripper = sharedTransport()
 	var c http.Client
 	if o.HTTPClient != nil {
@@ -101,7 +114,9 @@ func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 		base = w.WrapTransport(base)
 	}
 	h := &headerRoundTripper{base: base, headers: o.Headers}
-	c.Transport = h
+	own, _ := url.Parse(o.URL)
+	g := &guardRoundTripper{id: o.ID, origin: own, crossOrigin: crossOrigin, next: h, headers: h}
+	c.Transport = g
 	next := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if from := via[0].URL; !sameOrigin(req.URL, from) {
@@ -115,7 +130,7 @@ func httpClientFor(o *Options) (*http.Client, *headerRoundTripper) {
 		}
 		return nil
 	}
-	return &c, h
+	return &c, g
 }
 
 // sameOrigin compares scheme, host and port. Go's client alone would send

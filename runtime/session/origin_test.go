@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -56,5 +57,54 @@ func TestTokensNeverFollowARedirectToAnotherOrigin(t *testing.T) {
 	}
 	if leaked.Load() != 0 {
 		t.Errorf("the other origin got the token %d times (%d requests)", leaked.Load(), elsewhere.Load())
+	}
+}
+
+// A legacy SSE server whose endpoint event names another origin (here
+// another port of the same host) gets no POST there: not the handshake, not
+// the configured secret header, not the token. The connection fails with an
+// error naming the server and both origins.
+func TestSSEEndpointOnAnotherOriginGetsNothing(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer other.Close()
+	legacy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s/message?sessionid=1\n\n", other.URL)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer legacy.Close()
+	a := &staticAuth{token: "the-token", next: func() string { return "the-token" }}
+	start := time.Now()
+	_, err := session.Connect(context.Background(), session.Options{
+		ID: "legacy", Transport: session.TransportSSE, URL: legacy.URL + "/sse",
+		Headers: map[string]string{"X-Api-Key": "hdr-secret-1234"}, OAuthHandler: a,
+		ConnectTimeout: 5 * time.Second,
+	})
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+	if err == nil {
+		t.Fatal("connected through an endpoint on another origin")
+	}
+	for _, want := range []string{`server "legacy"`, strings.TrimPrefix(other.URL, "http://"), strings.TrimPrefix(legacy.URL, "http://"), "another origin"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	t.Log(err)
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("took %s: the refusal should be immediate", d)
 	}
 }

@@ -232,12 +232,15 @@ func (s *Session) connectExt(ctx context.Context, t mcp.Transport, copts *mcp.Cl
 // long as the session, so it must not hang off the connect deadline; only
 // the handshake does.
 func (s *Session) connectSSE(ctx context.Context, copts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
-	hc, _ := httpClientFor(&s.opts)
+	hc, guard := sseClientFor(&s.opts)
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
 	cs, err := s.client.Connect(life, &mcp.SSEClientTransport{Endpoint: s.opts.URL, HTTPClient: hc}, copts)
 	if !stop() || err != nil {
 		cancel()
+		if coErr := guard.refusal(); coErr != nil {
+			err = coErr // the SDK flattens it into text after the other URL
+		}
 		if err == nil {
 			_ = cs.Close()
 			err = ctx.Err()

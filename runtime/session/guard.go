@@ -1,0 +1,67 @@
+package session
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+)
+
+// guardRoundTripper is the outermost layer of every HTTP client a session
+// uses. It is where the session's promises about the network are kept,
+// whatever the SDK or the server asks for: a request goes only to the
+// server's own origin (scheme, host and port), so configured headers, tokens
+// and DPoP proofs never reach another one.
+type guardRoundTripper struct {
+	id     string   // server id, for errors
+	origin *url.URL // the server's configured URL
+	// crossOrigin says how a request to another origin came about, for the
+	// error: "redirect", "the SSE endpoint event" and so on.
+	crossOrigin string
+	next        http.RoundTripper
+	headers     *headerRoundTripper // the static-header layer inside next
+
+	refused atomic.Pointer[crossOriginError] // the last refused request
+}
+
+// legacyServer reports whether the first POST was refused in the way a
+// 2024-11-05 HTTP+SSE server refuses it.
+func (g *guardRoundTripper) legacyServer() bool { return g.headers.legacyServer() }
+
+// refusal returns the error of the last request refused for its origin, or
+// nil. The SDK flattens transport errors into text, so a caller that wants
+// to report the refusal as such asks here.
+func (g *guardRoundTripper) refusal() error {
+	if e := g.refused.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+func (g *guardRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if g.origin != nil && !sameOrigin(req.URL, g.origin) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		err := &crossOriginError{id: g.id, what: g.crossOrigin, to: req.URL, own: g.origin}
+		g.refused.Store(err)
+		return nil, err
+	}
+	return g.next.RoundTrip(req)
+}
+
+// crossOriginError refuses a request to another origin than the server's.
+type crossOriginError struct {
+	id, what string
+	to, own  *url.URL
+}
+
+func (e *crossOriginError) Error() string {
+	return fmt.Sprintf("%s names another origin (%s) than server %q's own (%s); nothing was sent there, so that the server's headers and token stay with its origin",
+		e.what, origin(e.to), e.id, origin(e.own))
+}
+
+// origin renders scheme://host:port without path, query or user info.
+func origin(u *url.URL) string {
+	return u.Scheme + "://" + hostPort(u)
+}
