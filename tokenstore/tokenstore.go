@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -191,16 +190,16 @@ func flock(ctx context.Context, path string) (func(), error) {
 		return nil, fmt.Errorf("tokenstore: lock %s: %w", path, err)
 	}
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				f.Close()
-			}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		locked, err := tryLock(f)
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("tokenstore: lock %s: %w", path, err)
+		}
+		if locked {
+			return func() {
+				_ = unlock(f)
+				f.Close()
+			}, nil
 		}
 		select {
 		case <-ctx.Done():
