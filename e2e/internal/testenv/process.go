@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -77,7 +76,7 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 	cmd.Dir = opts.Dir
 	out := &tailBuffer{limit: outputLimit}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	// Output pipes held open by a stray grandchild must not block Wait.
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -103,7 +102,7 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 func (p *Process) kill() {
 	// The group outlives its leader while any member lives, so this also
 	// reaches grandchildren after the leader has exited.
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	killGroup(p.cmd)
 	<-p.exited
 }
 
