@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/serve"
 )
 
 // version is the runtime's version, reported in initialize.
@@ -126,7 +127,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = runtime.Serve(ctx, stdin, stdout, runtime.ServeOptions{
+	err = serve.Serve(ctx, stdin, stdout, serve.ServeOptions{
 		Config:         config.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
 		Manager:        mo,
 		Provider:       prov,

@@ -25,8 +25,8 @@ import (
 	"github.com/mcp-host/mcp-host/core/scripted"
 	demo "github.com/mcp-host/mcp-host/demo/servers"
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/serve"
 )
 
 // Options configure a [Run].
@@ -140,7 +140,7 @@ func (t *tour) run(ctx context.Context) error {
 	rtIn, uiOut := io.Pipe()
 	serveDone := make(chan error, 1)
 	go func() {
-		serveDone <- runtime.Serve(ctx, rtIn, rtOut, runtime.ServeOptions{
+		serveDone <- serve.Serve(ctx, rtIn, rtOut, serve.ServeOptions{
 			Config:         config.LoadOptions{GlobalPath: configPath},
 			Provider:       provider,
 			ModelName:      modelName,

@@ -1,17 +1,18 @@
-package runtime
+package serve
 
 import (
 	"encoding/json"
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // wireStatus turns a manager status into its wire form.
-func wireStatus(st Status) protocol.ServerStatus {
+func wireStatus(st runtime.Status) protocol.ServerStatus {
 	out := protocol.ServerStatus{
 		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
 		State: string(st.State), Tools: st.Tools,

@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 )
 
@@ -16,11 +17,11 @@ func (s *service) MCPLogin(ctx context.Context, p *protocol.LoginParams) (*proto
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
-	err := s.m.Login(ctx, p.ID, LoginOptions{NoBrowser: p.NoBrowser, UI: serveLoginUI{s}})
+	err := s.m.Login(ctx, p.ID, runtime.LoginOptions{NoBrowser: p.NoBrowser, UI: serveLoginUI{s}})
 	switch {
-	case errors.Is(err, ErrLoginDeclined):
+	case errors.Is(err, runtime.ErrLoginDeclined):
 		return nil, protocol.Errorf(protocol.CodeCancelled, "%v", err)
-	case errors.Is(err, ErrNoOAuth):
+	case errors.Is(err, runtime.ErrNoOAuth):
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	case err != nil:
 		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
@@ -34,7 +35,7 @@ func (s *service) MCPLogout(ctx context.Context, p *protocol.LogoutParams) (*pro
 		return nil, err
 	}
 	err := s.m.Logout(ctx, p.ID, p.ForgetClient)
-	if errors.Is(err, ErrNoOAuth) {
+	if errors.Is(err, runtime.ErrNoOAuth) {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	}
 	if err != nil {
@@ -52,7 +53,7 @@ func (u serveLoginUI) caps() protocol.UICapabilities {
 	return u.s.caps
 }
 
-func (u serveLoginUI) ConfirmLogin(ctx context.Context, p LoginPrompt) (bool, error) {
+func (u serveLoginUI) ConfirmLogin(ctx context.Context, p runtime.LoginPrompt) (bool, error) {
 	if !u.caps().Confirm {
 		return false, errors.New("the UI cannot confirm a login (it did not declare confirm)")
 	}
@@ -71,9 +72,9 @@ func (u serveLoginUI) ConfirmLogin(ctx context.Context, p LoginPrompt) (bool, er
 	return res.Answer == protocol.AnswerYes, nil
 }
 
-func (u serveLoginUI) OpenURL(ctx context.Context, p LoginPrompt) error {
+func (u serveLoginUI) OpenURL(ctx context.Context, p runtime.LoginPrompt) error {
 	if !u.caps().OpenURL {
-		return OpenBrowser(p.URL)
+		return runtime.OpenBrowser(p.URL)
 	}
 	res, err := u.s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, Server: p.Server, Purpose: "login"})
 	if err != nil {
@@ -85,7 +86,7 @@ func (u serveLoginUI) OpenURL(ctx context.Context, p LoginPrompt) error {
 	return nil
 }
 
-func (u serveLoginUI) PromptRedirect(ctx context.Context, p LoginPrompt) (string, error) {
+func (u serveLoginUI) PromptRedirect(ctx context.Context, p runtime.LoginPrompt) (string, error) {
 	if !u.caps().Prompt {
 		return "", errors.New("no browser could open and the UI cannot prompt for the redirect URL (it did not declare prompt)")
 	}
@@ -99,7 +100,7 @@ func (u serveLoginUI) PromptRedirect(ctx context.Context, p LoginPrompt) (string
 		return "", err
 	}
 	if res.Cancelled {
-		return "", ErrLoginDeclined
+		return "", runtime.ErrLoginDeclined
 	}
 	return res.Value, nil
 }

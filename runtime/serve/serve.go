@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
@@ -29,7 +30,7 @@ type ServeOptions struct {
 	Config config.LoadOptions
 	// Manager configures the server manager; Serve sets OnStatus and Elicit
 	// itself.
-	Manager ManagerOptions
+	Manager runtime.ManagerOptions
 	// Provider is the model for run.start; nil refuses runs with
 	// protocol.CodeNoModel. ModelName names it for the UI.
 	Provider  core.Provider
@@ -45,7 +46,7 @@ type ServeOptions struct {
 	// Adapter limits schemas and results handed to the model.
 	Adapter adapter.Options
 	// Local returns extra tools for each run (resources, prompts, skills).
-	Local func(ctx context.Context, m *Manager) []core.Tool
+	Local func(ctx context.Context, m *runtime.Manager) []core.Tool
 	// Version is the runtime's version, for initialize.
 	Version string
 	// WatchInterval is how often config files are checked for changes;
@@ -122,7 +123,7 @@ type service struct {
 	log  *slog.Logger
 	conn *protocol.Conn
 	ui   protocol.Client
-	m    *Manager
+	m    *runtime.Manager
 
 	quit     chan struct{}
 	quitOnce sync.Once
@@ -130,7 +131,7 @@ type service struct {
 	mu          sync.Mutex
 	initialized bool
 	caps        protocol.UICapabilities
-	agent       *Agent
+	agent       *runtime.Agent
 	gate        *permission.Gate
 	entries     map[string]config.ServerEntry
 	problems    []string
@@ -175,7 +176,7 @@ func newService(opts ServeOptions) *service {
 func (s *service) start() {
 	mo := s.opts.Manager
 	mo.Logger = s.log
-	mo.OnStatus = func(st Status) {
+	mo.OnStatus = func(st runtime.Status) {
 		s.mu.Lock()
 		ready := s.initialized
 		s.mu.Unlock()
@@ -185,7 +186,7 @@ func (s *service) start() {
 		}
 	}
 	mo.Elicit = s.elicit
-	s.m = NewManager(mo)
+	s.m = runtime.NewManager(mo)
 	s.reload()
 }
 
@@ -342,10 +343,10 @@ func (s *service) admit(method string) error {
 }
 
 // status returns a server's status, or CodeUnknownServer.
-func (s *service) status(id string) (Status, error) {
+func (s *service) status(id string) (runtime.Status, error) {
 	st, err := s.m.Get(id)
 	if err != nil {
-		return Status{}, protocol.Errorf(protocol.CodeUnknownServer, "no server %q is configured", id)
+		return runtime.Status{}, protocol.Errorf(protocol.CodeUnknownServer, "no server %q is configured", id)
 	}
 	return st, nil
 }

@@ -1,4 +1,4 @@
-package runtime
+package serve
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,7 +46,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
 	}
-	agent, err := NewAgent(AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools})
+	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
 	}
@@ -205,7 +206,7 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	if err != nil {
 		return nil, err
 	}
-	if st.State != StateReady {
+	if st.State != runtime.StateReady {
 		return nil, protocol.Errorf(protocol.CodeNotReady, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))
 	}
 	if len(p.Arguments) > 0 {
@@ -218,7 +219,7 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	agent := s.agent
 	s.mu.Unlock()
 	res, v, err := agent.CallTool(ctx, p.Server, p.Tool, p.Arguments)
-	if errors.Is(err, ErrDenied) {
+	if errors.Is(err, runtime.ErrDenied) {
 		return nil, &protocol.Error{Code: protocol.CodeDenied, Message: err.Error()}
 	}
 	if err != nil {
@@ -272,10 +273,10 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
 }
 
-func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *Agent, id, conv string, msgs []core.Message) {
+func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message) {
 	defer cancel()
 	var table *adapter.Table
-	res, err := agent.Run(ctx, RunRequest{
+	res, err := agent.Run(ctx, runtime.RunRequest{
 		Provider: s.opts.Provider,
 		Messages: msgs,
 		OnTools:  func(snap *adapter.Snapshot, _ []string) { table = snap.Table() },
