@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // A Request asks the user whether one call may run.
@@ -88,7 +89,7 @@ func (g *Gate) request(t *adapter.Tool, args json.RawMessage, changed bool) *Req
 		Server:             t.Server(),
 		Tool:               t.ToolName(),
 		PublicName:         t.Name(),
-		Title:              printable(t.Title()),
+		Title:              termsafe.Line(t.Title()),
 		Arguments:          pretty,
 		ArgumentsTruncated: cut,
 		Changed:            changed,
@@ -96,7 +97,7 @@ func (g *Gate) request(t *adapter.Tool, args json.RawMessage, changed bool) *Req
 	if a := t.Definition().Annotations; a != nil {
 		req.Annotations = &Annotations{
 			Untrusted:       true,
-			Title:           printable(a.Title),
+			Title:           termsafe.Line(a.Title),
 			ReadOnlyHint:    a.ReadOnlyHint,
 			DestructiveHint: a.DestructiveHint,
 			IdempotentHint:  a.IdempotentHint,

@@ -5,10 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -97,25 +96,9 @@ func prettyArgs(args json.RawMessage, limit int) (string, bool) {
 	return s[:n], true
 }
 
-// printable makes text from a server or model safe to show: invalid UTF-8
-// becomes U+FFFD and control characters other than newline and tab are
-// dropped, so a terminal UI cannot be driven by escape sequences.
+// printable makes text from a server, the model or the user safe to show
+// and to store: the one terminal sanitizer ([termsafe]) with newlines and
+// tabs kept and no length bound (callers bound what they show).
 func printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\t') {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) && r != '\n' && r != '\t' {
-			return -1
-		}
-		return r
-	}, s)
+	return termsafe.Sanitize(s, termsafe.Options{MultiLine: true, Max: -1})
 }

@@ -322,7 +322,7 @@ func TestRequestContents(t *testing.T) {
 	tool := newTool(t, "srv", &mcp.Tool{Name: "del", Title: "Delete \x1b[2Jeverything", Annotations: &mcp.ToolAnnotations{Title: "Harmless", ReadOnlyHint: true, DestructiveHint: &no}})
 	g.Check(context.Background(), tool, json.RawMessage(`{"a":1}`))
 	r := rec.seen[0]
-	if r.Server != "srv" || r.Tool != "del" || r.PublicName != tool.Name() || r.Title != "Delete [2Jeverything" {
+	if r.Server != "srv" || r.Tool != "del" || r.PublicName != tool.Name() || r.Title != "Delete everything" {
 		t.Errorf("request = %+v", r)
 	}
 	if r.Arguments != "{\n  \"a\": 1\n}" || r.ArgumentsTruncated {
