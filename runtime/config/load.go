@@ -27,6 +27,10 @@ type ServerEntry struct {
 	Source string
 	// Path is the file the entry came from ("" for MCP_HOST_SERVERS).
 	Path string
+	// DefinedIn and DefinedPath name the layer and file that supplied the
+	// definition. They differ from Source and Path when a higher layer
+	// only turned a lower layer's server on or off ({"enabled": …}).
+	DefinedIn, DefinedPath string
 	// Err, when set, says why the entry is invalid; the server does not run
 	// and shows this error.
 	Err error
@@ -40,6 +44,27 @@ func (e *ServerEntry) Wrap(err error) error {
 		where = "MCP_HOST_SERVERS"
 	}
 	return fmt.Errorf("config %s: server %q: %w", where, e.ID, err)
+}
+
+// FromProject reports that a project file supplied the definition: what it
+// runs was chosen by whoever wrote the repository, so it needs the user's
+// approval before it starts.
+func (e *ServerEntry) FromProject() bool { return e.DefinedIn == SourceProject }
+
+// Trusted reports "trust": true from the user's global config, the only
+// layer allowed to switch the confirm prompt off.
+func (e *ServerEntry) Trusted() bool { return e.Config.Trust && e.DefinedIn == SourceGlobal }
+
+// Warnings are problems with the entry that do not stop the server.
+func (e *ServerEntry) Warnings() []string {
+	if e.Config.Trust && !e.Trusted() {
+		where := e.DefinedPath
+		if where == "" {
+			where = "MCP_HOST_SERVERS"
+		}
+		return []string{fmt.Sprintf(`"trust": true in %s is ignored: only the global config can skip confirmations`, where)}
+	}
+	return nil
 }
 
 // Effective is the merged configuration of every layer.
@@ -94,7 +119,7 @@ func Load(opts LoadOptions) (*Effective, error) {
 			if source == SourceEnv {
 				path = ""
 			}
-			e := ServerEntry{ID: id, Source: source, Path: path}
+			e := ServerEntry{ID: id, Source: source, Path: path, DefinedIn: source, DefinedPath: path}
 			e.Err = decodeEntry(msg, &e.Config)
 			if e.Err == nil {
 				if err := ValidateServerID(id); err != nil {
