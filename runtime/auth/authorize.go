@@ -193,7 +193,7 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form, dp)
 	if err != nil {
 		var oe *OAuthError
-		if errors.As(err, &oe) && oe.Code == "invalid_client" && cl.Kind == ClientDynamic {
+		if errors.As(err, &oe) && oe.rejected() && oe.Code == "invalid_client" && cl.Kind == ClientDynamic {
 			rec := h.record()
 			if rec.Client != nil && rec.Client.ClientID == cl.ClientID {
 				rec.Client = nil

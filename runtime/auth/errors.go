@@ -3,6 +3,9 @@ package auth
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"strconv"
+	"time"
 )
 
 // ErrLoginRequired matches (with errors.Is) every error that means the user
@@ -16,6 +19,46 @@ var ErrLoginRequired = errors.New("login required")
 // resource metadata names another resource. No request went to any
 // authorization server after it.
 var ErrResourceMismatch = errors.New("protected resource metadata names another resource")
+
+// ErrTransient matches (with errors.Is) an error that says the
+// authorization server could not be used just now: it answered 5xx or 429,
+// timed out, was unreachable, or sent something that is no OAuth answer at
+// all (a captive portal's page, a proxy's 404). Every credential is kept; the
+// handler asks the server again after a backoff. Use errors.As with
+// *TransientError for the reason and the time of the next attempt.
+var ErrTransient = errors.New("authorization server temporarily unusable")
+
+// TransientError is a failure at the authorization server that says
+// nothing about the credentials. It never contains a secret.
+type TransientError struct {
+	ServerID string
+	// Reason says what failed, for status output: "refreshing the token:
+	// token endpoint answered 503".
+	Reason string
+	// RetryAt is when the handler asks the server again; before that it
+	// returns this error without a request.
+	RetryAt time.Time
+	// Err is the underlying failure.
+	Err error
+}
+
+func (e *TransientError) Error() string {
+	return fmt.Sprintf("server %s: %s (credentials kept; next attempt at %s)", e.ServerID, e.Reason, e.RetryAt.Format(time.TimeOnly))
+}
+
+// Is reports whether target is ErrTransient.
+func (e *TransientError) Is(target error) bool { return target == ErrTransient }
+
+// Unwrap returns the underlying failure.
+func (e *TransientError) Unwrap() error { return e.Err }
+
+// Backoff after a transient failure: the server's Retry-After, else
+// minBackoff doubling with each failure in a row, never more than
+// maxBackoff.
+const (
+	minBackoff = time.Second
+	maxBackoff = 30 * time.Second
+)
 
 // LoginRequiredError says why a login is needed.
 type LoginRequiredError struct {
@@ -38,6 +81,8 @@ type OAuthError struct {
 	StatusCode  int
 	Code        string
 	Description string
+	// RetryAfter is the answer's Retry-After, zero when absent.
+	RetryAfter time.Duration
 }
 
 func (e *OAuthError) Error() string {
@@ -54,10 +99,42 @@ func (e *OAuthError) Error() string {
 	return msg
 }
 
-// temporary reports whether the error is worth retrying later with the same
-// credentials: the server failed, not the credentials.
-func (e *OAuthError) temporary() bool {
-	return e.Code == "" && (e.StatusCode == 0 || e.StatusCode >= 500 || e.StatusCode == 429)
+// rejected reports whether the answer is a definitive rejection of the
+// credentials presented: a 400 or 401 whose OAuth error body names
+// invalid_grant, invalid_client or unauthorized_client (RFC 6749 section
+// 5.2). Anything else (a 5xx even with such a body, 429, a timeout, a page
+// that is not an OAuth answer) says nothing about them.
+func (e *OAuthError) rejected() bool {
+	if e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnauthorized {
+		return false
+	}
+	switch e.Code {
+	case "invalid_grant", "invalid_client", "unauthorized_client":
+		return true
+	}
+	return false
+}
+
+// retryAfter reads a Retry-After header: delay seconds or an HTTP date
+// (RFC 9110 section 10.2.3). It returns zero when absent or unreadable.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		if secs > int64(maxBackoff/time.Second) {
+			return maxBackoff
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
 }
 
 func truncate(s string, n int) string {

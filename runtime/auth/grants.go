@@ -67,6 +67,9 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	if err != nil {
 		return err
 	}
+	if err := h.backingOff(); err != nil {
+		return err
+	}
 	form := url.Values{}
 	switch h.opts.Grant {
 	case GrantClientCredentials:
@@ -102,14 +105,15 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form, dp)
 	if err != nil {
 		var oe *OAuthError
-		if errors.As(err, &oe) && !oe.temporary() {
+		if errors.As(err, &oe) && oe.rejected() {
 			// Rejected: retrying the same grant cannot help, and no other
 			// grant is tried. The server waits until the configuration
 			// (key, secret, assertion) is fixed.
 			return h.loginRequired(h.opts.Grant + " grant rejected: " + oe.Error())
 		}
-		return fmt.Errorf("server %s: %s grant: %w", h.opts.ServerID, h.opts.Grant, err)
+		return h.transient(ctx, h.opts.Grant+" grant", err)
 	}
+	h.recovered()
 	rec.Issuer, rec.Resource, rec.TokenURL = d.issuer, d.resource, d.tokenURL
 	rec.Token, rec.Client = &tr.token, cl
 	rec.Scopes = tr.scopes
@@ -184,10 +188,10 @@ func (h *Handler) idJAG(ctx context.Context, d *discovered, scopes []string) (st
 	tr, err := h.tokenRequest(ctx, endpoint, idp, form, nil)
 	if err != nil {
 		var oe *OAuthError
-		if errors.As(err, &oe) && !oe.temporary() {
+		if errors.As(err, &oe) && oe.rejected() {
 			return "", h.loginRequired("identity provider rejected the ID token exchange: " + oe.Error())
 		}
-		return "", fmt.Errorf("server %s: ID token exchange at %s: %w", h.opts.ServerID, endpoint, err)
+		return "", h.transient(ctx, "ID token exchange at "+endpoint, err)
 	}
 	if tr.issuedType != "" && tr.issuedType != idJAGTokenType {
 		return "", fmt.Errorf("server %s: identity provider issued a %q, not an ID-JAG", h.opts.ServerID, tr.issuedType)

@@ -9,9 +9,11 @@
 // registrations are stored with their issuer, reused, and dropped when the
 // server rejects them or the redirect URI changes; the RFC 8707 resource goes
 // on authorization, token and refresh requests alike; the RFC 9207 iss
-// parameter is compared exactly; a refresh token the server rejects turns
-// into [ErrLoginRequired] while network and server failures never delete
-// credentials.
+// parameter is compared exactly. Only a definitive rejection (a 400 or 401
+// naming invalid_grant, invalid_client or unauthorized_client) turns a
+// refresh into [ErrLoginRequired]; server failures, timeouts, network errors
+// and answers that are no OAuth answer keep every credential and become a
+// [TransientError], retried after a backoff that honours Retry-After.
 //
 // The handler never opens a browser: a [LoginPrompter] shows the
 // authorization URL and returns the redirect. [Loopback] is a prompter
@@ -57,7 +59,11 @@ type Handler struct {
 	gen     uint64  // finished authorizations
 	lastErr error   // result of the last authorization
 	reason  string  // why a login is needed, when known
-	stepUps map[string]int
+	// trouble is the last transient failure at a token endpoint while its
+	// backoff runs; failures counts them in a row.
+	trouble  *TransientError
+	failures int
+	stepUps  map[string]int
 
 	// DPoP state: the parsed key of the current record and the latest
 	// nonce of each origin.
@@ -231,6 +237,12 @@ type Status struct {
 	Reason string
 	// DPoP reports a token bound to the handler's DPoP key (RFC 9449).
 	DPoP bool
+	// Transient says why the authorization server could not be used at the
+	// last attempt (it answered 503, timed out, ...) while every credential
+	// was kept; empty once it answers again.
+	Transient string
+	// RetryAt is when the handler asks that server again after Transient.
+	RetryAt time.Time
 }
 
 // Status reports the current credentials.
@@ -248,6 +260,9 @@ func (h *Handler) Status(ctx context.Context) (Status, error) {
 	}
 	if c := h.rec.Client; c != nil {
 		s.ClientKind = c.Kind
+	}
+	if te := h.trouble; te != nil {
+		s.Transient, s.RetryAt = te.Reason, te.RetryAt
 	}
 	return s, nil
 }

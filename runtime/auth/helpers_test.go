@@ -38,6 +38,9 @@ type testAS struct {
 	noMeta         bool   // serve no metadata document
 	name           string // prefix of issued client ids
 	dpopNonce      string // if set, token requests need a DPoP proof with it
+	// tokenHook, if set, answers token requests it returns true for. It
+	// runs without mu held, so it may block.
+	tokenHook func(w http.ResponseWriter, r *http.Request) bool
 
 	// observations
 	requests      []string // method + path of every request
@@ -95,8 +98,14 @@ func (as *testAS) lastTokenForm() url.Values {
 
 func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
-	defer as.mu.Unlock()
 	as.requests = append(as.requests, r.Method+" "+r.URL.Path)
+	hook := as.tokenHook
+	as.mu.Unlock()
+	if hook != nil && r.URL.Path == "/token" && hook(w, r) {
+		return
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
 	switch r.URL.Path {
 	case "/.well-known/oauth-authorization-server":
 		if as.noMeta {

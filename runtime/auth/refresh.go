@@ -123,6 +123,9 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 	if tokenURL == "" {
 		return h.loginRequired("no token endpoint recorded")
 	}
+	if err := h.backingOff(); err != nil {
+		return err
+	}
 	form := url.Values{
 		"grant_type":    {"refresh_token"},
 		"refresh_token": {rec.Token.RefreshToken},
@@ -137,8 +140,8 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 	tr, err := h.tokenRequest(ctx, tokenURL, rec.Client, form, dp)
 	if err != nil {
 		var oe *OAuthError
-		if !errors.As(err, &oe) || oe.temporary() {
-			return fmt.Errorf("server %s: refreshing token: %w", h.opts.ServerID, err)
+		if !errors.As(err, &oe) || !oe.rejected() {
+			return h.transient(ctx, "refreshing the token", err)
 		}
 		// The server rejected the refresh: the token is gone. A rejected
 		// dynamic registration goes too.
@@ -159,6 +162,7 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 		rec.Scopes = tr.scopes
 	}
 	rec.TokenURL = tokenURL
+	h.recovered()
 	if err := h.save(ctx, rec); err != nil {
 		return err
 	}

@@ -101,6 +101,7 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 			break
 		}
 		oe := oauthErrorFrom("token", resp.StatusCode, data)
+		oe.RetryAfter = retryAfter(resp.Header, h.now())
 		if attempt == 0 && fresh && oe.Code == dpopNonceError {
 			continue // RFC 9449 section 8: retry with the server's nonce
 		}
