@@ -1,0 +1,327 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/auth"
+	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/session"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// server is one configured server and the goroutine that runs it.
+type server struct {
+	m     *Manager
+	entry config.ServerEntry
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	kick   chan struct{} // reconnect now
+	lostc  chan error    // the session stopped answering
+
+	mu      sync.Mutex
+	status  Status
+	sess    *session.Session
+	version string        // negotiated protocol version, reused on reconnect
+	authH   *auth.Handler // OAuth for http/sse servers, created on first use
+}
+
+func newServer(m *Manager, e config.ServerEntry) *server {
+	ctx, cancel := context.WithCancel(context.Background())
+	sv := &server{m: m, entry: e, ctx: ctx, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), lostc: make(chan error, 1)}
+	sv.status = Status{
+		ID:        e.ID,
+		Transport: e.Config.TransportName(),
+		Source:    e.Source,
+		Enabled:   e.Config.IsEnabled(),
+		State:     StateConnecting,
+	}
+	switch {
+	case e.Err != nil:
+		sv.status.State, sv.status.LastError = StateError, e.Err.Error()
+	case !e.Config.IsEnabled():
+		sv.status.State = StateDisabled
+	}
+	return sv
+}
+
+func (sv *server) start() {
+	go sv.run()
+}
+
+// stop ends the goroutine and closes the session; it waits for both.
+func (sv *server) stop() {
+	sv.cancel()
+	<-sv.done
+}
+
+func (sv *server) poke() {
+	select {
+	case sv.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (sv *server) liveSession() (*session.Session, error) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.sess == nil {
+		st := sv.status
+		msg := fmt.Sprintf("server %q is %s", st.ID, st.State)
+		if st.LastError != "" {
+			msg += ": " + st.LastError
+		}
+		return nil, errors.New(msg)
+	}
+	return sv.sess, nil
+}
+
+func (sv *server) filter(tools []*mcp.Tool) []*mcp.Tool {
+	cfg := &sv.entry.Config
+	if len(cfg.IncludeTools) == 0 && len(cfg.ExcludeTools) == 0 {
+		return tools
+	}
+	out := make([]*mcp.Tool, 0, len(tools))
+	for _, t := range tools {
+		if cfg.ToolAllowed(t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// run is the server's state machine.
+func (sv *server) run() {
+	defer close(sv.done)
+	e := sv.entry
+	if e.Err != nil {
+		sv.update(func(st *Status) { st.State, st.LastError = StateError, e.Err.Error() })
+		<-sv.ctx.Done()
+		return
+	}
+	if !e.Config.IsEnabled() {
+		sv.update(func(st *Status) { st.State = StateDisabled })
+		<-sv.ctx.Done()
+		return
+	}
+	attempts := 0
+	for {
+		sv.update(func(st *Status) { st.State, st.NextRetryAt = StateConnecting, time.Time{} })
+		s, err := sv.connect()
+		if sv.ctx.Err() != nil {
+			if s != nil {
+				_ = s.Close()
+			}
+			return
+		}
+		if err != nil {
+			attempts++
+			if errors.Is(err, auth.ErrLoginRequired) || errors.Is(err, auth.ErrResourceMismatch) {
+				// Retrying cannot help: a login (or a config fix) must come
+				// first. Wait for Login or Reconnect.
+				sv.refreshAuth()
+				state, msg := StateAuthRequired, err.Error()
+				var lr *auth.LoginRequiredError
+				if errors.As(err, &lr) {
+					msg = "login required: " + lr.Reason
+				}
+				if errors.Is(err, auth.ErrResourceMismatch) {
+					state = StateError
+				}
+				sv.update(func(st *Status) {
+					st.State, st.LastError, st.Attempts = state, msg, attempts
+					if st.Auth == "" && lr != nil {
+						st.Auth, st.AuthStorage = lr.Reason, sv.m.opts.AuthStorage
+					}
+				})
+				if !sv.wait(0) {
+					return
+				}
+				continue
+			}
+			if errors.Is(err, errConfig) {
+				// Fixing it needs a config change or an explicit reconnect.
+				sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = StateError, err.Error(), attempts })
+				if !sv.wait(0) {
+					return
+				}
+				continue
+			}
+			delay := backoff(attempts, sv.m.opts.MinBackoff, sv.m.opts.MaxBackoff)
+			sv.update(func(st *Status) {
+				st.State, st.LastError, st.Attempts, st.NextRetryAt = StateError, err.Error(), attempts, time.Now().Add(delay)
+			})
+			if !sv.wait(delay) {
+				return
+			}
+			continue
+		}
+		attempts = 0
+		sv.refreshAuth()
+		info := s.Info()
+		sv.mu.Lock()
+		sv.sess = s
+		sv.version = info.ProtocolVersion
+		sv.mu.Unlock()
+		sv.update(func(st *Status) {
+			st.State, st.LastError, st.Attempts = StateReady, "", 0
+			st.Transport = info.Transport
+			st.FellBackToSSE = info.FellBackToSSE
+			st.ProtocolVersion, st.ServerName, st.ServerVersion = info.ProtocolVersion, info.ServerName, info.ServerVersion
+			st.LastConnectedAt = info.ConnectedAt
+		})
+		if sv.m.opts.OnToolsChanged != nil {
+			sv.m.opts.OnToolsChanged(e.ID)
+		}
+		var lost error
+		select {
+		case <-sv.ctx.Done():
+		case <-s.Done():
+			lost = s.Err()
+		case <-sv.kick:
+		case lost = <-sv.lostc:
+		}
+		sv.mu.Lock()
+		sv.sess = nil
+		sv.mu.Unlock()
+		_ = s.Close()
+		if sv.ctx.Err() != nil {
+			return
+		}
+		if lost != nil && errors.Is(lost, auth.ErrLoginRequired) {
+			continue // reconnecting lands in auth_required with the reason
+		}
+		if lost != nil {
+			attempts = 1
+			delay := backoff(attempts, sv.m.opts.MinBackoff, sv.m.opts.MaxBackoff)
+			sv.update(func(st *Status) {
+				st.State, st.LastError, st.Attempts, st.NextRetryAt = StateError, lost.Error(), attempts, time.Now().Add(delay)
+			})
+			if !sv.wait(delay) {
+				return
+			}
+		}
+	}
+}
+
+// wait sleeps for d (forever when d is 0) unless the server is stopped
+// (false) or poked (true).
+func (sv *server) wait(d time.Duration) bool {
+	var timer <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-sv.ctx.Done():
+		return false
+	case <-sv.kick:
+		return true
+	case <-timer:
+		return true
+	}
+}
+
+// errConfig marks a connect failure that retrying cannot fix.
+var errConfig = errors.New("configuration error")
+
+func (sv *server) connect() (*session.Session, error) {
+	e := sv.entry
+	lookup := sv.m.opts.LookupEnv
+	cfg, err := e.Config.Expand(lookup)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, e.Wrap(err))
+	}
+	sv.mu.Lock()
+	version := sv.version
+	sv.mu.Unlock()
+	if cfg.ProtocolVersion != "" {
+		version = cfg.ProtocolVersion
+	}
+	var oauth *auth.Handler
+	if cfg.TransportName() != "stdio" {
+		if oauth, err = sv.authHandler(); err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
+	}
+	opts := session.Options{
+		ID:              e.ID,
+		Transport:       cfg.TransportName(),
+		URL:             cfg.URL,
+		Headers:         cfg.Headers,
+		HTTPClient:      sv.m.opts.HTTPClient,
+		Command:         cfg.Command,
+		Args:            cfg.Args,
+		Env:             cfg.Env,
+		Dir:             cfg.Cwd,
+		ProtocolVersion: version,
+		OAuthHandler:    oauthHandler(oauth),
+		ConnectTimeout:  cfg.StartupTimeout(),
+		RequestTimeout:  cfg.RequestTimeout(),
+		Elicit:          sv.m.opts.Elicit,
+		ClientInfo:      sv.m.opts.ClientInfo,
+		Logger:          sv.m.opts.Logger,
+		OnToolsChanged: func([]*mcp.Tool, error) {
+			sv.update(func(*Status) {})
+			if sv.m.opts.OnToolsChanged != nil {
+				sv.m.opts.OnToolsChanged(e.ID)
+			}
+		},
+	}
+	return session.Connect(sv.ctx, opts)
+}
+
+// checkHealth pings a session after a failed call and reconnects when the
+// server no longer answers.
+func (sv *server) checkHealth(s *session.Session) {
+	ctx, cancel := context.WithTimeout(sv.ctx, 5*time.Second)
+	defer cancel()
+	err := s.Ping(ctx)
+	if err == nil || sv.ctx.Err() != nil {
+		return
+	}
+	sv.lose(s, fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err))
+}
+
+// lose tells the server's goroutine that session s is no longer usable,
+// unless s has been replaced already.
+func (sv *server) lose(s *session.Session, err error) {
+	sv.mu.Lock()
+	current := sv.sess == s
+	sv.mu.Unlock()
+	if current {
+		select {
+		case sv.lostc <- err:
+		default:
+		}
+	}
+}
+
+// backoff returns the delay before connect attempt n (1-based): doubling
+// from min, capped at max, with up to 20% jitter.
+func backoff(n int, min, max time.Duration) time.Duration {
+	d := min
+	for i := 1; i < n && d < max; i++ {
+		d *= 2
+	}
+	if d > max {
+		d = max
+	}
+	return d + time.Duration(rand.Int64N(int64(d)/5+1))
+}
+
+// oauthHandler keeps a nil *auth.Handler from becoming a non-nil interface.
+func oauthHandler(h *auth.Handler) sdkauth.OAuthHandler {
+	if h == nil {
+		return nil
+	}
+	return h
+}

@@ -1,0 +1,81 @@
+package runtime
+
+import (
+	"time"
+)
+
+// State is where a server is in its life.
+type State string
+
+// Server states.
+const (
+	StateDisabled     State = "disabled"
+	StateConnecting   State = "connecting"
+	StateAuthRequired State = "auth_required"
+	StateReady        State = "ready"
+	StateError        State = "error"
+)
+
+// Status is a snapshot of one server, safe to show to a user: it never holds
+// a header value, an environment value or a token.
+type Status struct {
+	ID        string `json:"id"`
+	Transport string `json:"transport"`
+	Source    string `json:"source"`
+	Enabled   bool   `json:"enabled"`
+	State     State  `json:"state"`
+	Tools     int    `json:"tools"`
+	// ProtocolVersion, ServerName and ServerVersion come from the handshake.
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	ServerName      string `json:"server_name,omitempty"`
+	ServerVersion   string `json:"server_version,omitempty"`
+	SessionID       string `json:"session_id,omitempty"`
+	// FellBackToSSE reports an http server reached over legacy SSE.
+	FellBackToSSE   bool      `json:"fell_back_to_sse,omitempty"`
+	LastError       string    `json:"last_error,omitempty"`
+	LastConnectedAt time.Time `json:"last_connected_at,omitzero"`
+	// Attempts counts failed connects since the last success.
+	Attempts int `json:"attempts,omitempty"`
+	// NextRetryAt is when the next connect is due after a failure.
+	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
+	// Stderr is the kept tail of a stdio server's stderr.
+	Stderr string `json:"stderr,omitempty"`
+	// Reinitialized counts transparent re-initializations.
+	Reinitialized int `json:"reinitialized,omitempty"`
+	// Auth describes the authorization state, when the server uses OAuth:
+	// not logged in / token valid until … / refresh failed: … / resource
+	// mismatch / registration rejected.
+	Auth string `json:"auth,omitempty"`
+	// AuthLoggedIn and AuthValidUntil say whether there is a token and
+	// when the access token expires.
+	AuthLoggedIn   bool      `json:"auth_logged_in,omitempty"`
+	AuthValidUntil time.Time `json:"auth_valid_until,omitzero"`
+	// AuthStorage names where tokens are kept.
+	AuthStorage string `json:"auth_storage,omitempty"`
+}
+
+func (sv *server) snapshot() Status {
+	sv.mu.Lock()
+	st := sv.status
+	s := sv.sess
+	sv.mu.Unlock()
+	if s != nil {
+		info := s.Info()
+		st.Tools = len(sv.filter(s.Tools()))
+		st.SessionID = info.SessionID
+		st.Reinitialized = info.Reinitialized
+		st.Stderr = s.Stderr()
+	}
+	return st
+}
+
+// update changes the status under the lock and reports it.
+func (sv *server) update(change func(*Status)) {
+	sv.mu.Lock()
+	change(&sv.status)
+	sv.mu.Unlock()
+	sv.m.broadcast()
+	if sv.m.opts.OnStatus != nil {
+		sv.m.opts.OnStatus(sv.snapshot())
+	}
+}
