@@ -49,6 +49,10 @@ func BuildCatalog(server string, tools []*mcp.Tool, caller Caller, filter func(n
 		if filter != nil && !filter(def.Name) {
 			continue
 		}
+		if !SafeName(def.Name) {
+			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool %q has control or invisible characters in its name; skipped", server, def.Name))
+			continue
+		}
 		if _, dup := seen[def.Name]; dup {
 			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool %q listed more than once; kept the first", server, def.Name))
 			continue

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -85,6 +86,8 @@ func (t *Tool) init(server string, def *mcp.Tool, caller Caller, opts Options, e
 		return fmt.Errorf("adapter: server %q: tool without a name", server)
 	case caller == nil:
 		return fmt.Errorf("adapter: server %q tool %q: nil caller", server, def.Name)
+	case !SafeName(def.Name):
+		return fmt.Errorf("adapter: server %q: tool %q has control or invisible characters in its name", server, def.Name)
 	}
 	if enc == nil {
 		enc = new(schemaEncoder)
@@ -99,8 +102,17 @@ func (t *Tool) init(server string, def *mcp.Tool, caller Caller, opts Options, e
 	return nil
 }
 
+// SafeName reports whether a tool name can be shown and called as it is:
+// valid UTF-8 without controls, escape sequences, tabs, newlines, bidi or
+// invisible format characters (see [termsafe]). Tools with other names are
+// not adapted: the model would call one name while the user reads another.
+func SafeName(name string) bool { return termsafe.Strip(name) == name }
+
 // description is "[MCP server/tool] " followed by the tool's description,
-// or its title when it has none.
+// or its title when it has none, stripped for terminals (newlines kept)
+// and never cut: the model reads it, and hidden characters (tag
+// characters, bidi overrides) are a way to tell the model what the user
+// cannot see.
 func description(server string, def *mcp.Tool) string {
 	text := def.Description
 	if text == "" {
@@ -109,11 +121,11 @@ func description(server string, def *mcp.Tool) string {
 	if text == "" && def.Annotations != nil {
 		text = def.Annotations.Title
 	}
-	prefix := "[MCP " + server + "/" + def.Name + "]"
+	prefix := "[MCP " + termsafe.Strip(server) + "/" + def.Name + "]"
 	if text == "" {
-		return validUTF8(prefix)
+		return prefix
 	}
-	return validUTF8(prefix + " " + text)
+	return prefix + " " + termsafe.Sanitize(text, termsafe.Options{MultiLine: true, Max: -1})
 }
 
 // Name returns the public name, mcp_<server>_<tool>_<hash8>.
@@ -137,13 +149,15 @@ func (t *Tool) Server() string { return t.server }
 func (t *Tool) ToolName() string { return t.def.Name }
 
 // Title returns the display name: the title, else the annotations' title,
-// else the name.
+// else the name; one line, stripped and bounded by [termsafe.Line]. It is
+// the server's claim, not the tool's identity (that is [Tool.Server] and
+// [Tool.ToolName]).
 func (t *Tool) Title() string {
 	switch {
 	case t.def.Title != "":
-		return t.def.Title
+		return termsafe.Line(t.def.Title)
 	case t.def.Annotations != nil && t.def.Annotations.Title != "":
-		return t.def.Annotations.Title
+		return termsafe.Line(t.def.Annotations.Title)
 	}
 	return t.def.Name
 }

@@ -4,21 +4,33 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
-// A Request asks the user whether one call may run.
+// A Request asks the user whether one call may run. It leads with the
+// call's identity from the host's own tables (Server, Tool, PublicName);
+// everything the server says about the tool (Title, Description,
+// Annotations) is a claim, stripped for terminals by [termsafe], bounded,
+// and to be shown labelled as the server's.
 type Request struct {
-	// Server is the server id; Tool the tool's original name; PublicName
-	// the name the model used.
+	// Server is the server id from the configuration; Tool the tool's
+	// original name on that server (names with control or invisible
+	// characters are never offered, see [adapter.SafeName]); PublicName the
+	// name the model used. These are the host's own record of the call.
 	Server     string `json:"server"`
 	Tool       string `json:"tool"`
 	PublicName string `json:"publicName"`
-	// Title is the tool's display name, as the server gave it (untrusted).
+	// Title is the tool's display name as the server claims it: one line,
+	// at most [termsafe.DefaultLineMax] runes.
 	Title string `json:"title"`
+	// Description is the tool's description as the server claims it, at
+	// most [MaxDescriptionRunes] runes, newlines kept.
+	Description string `json:"description,omitempty"`
 	// Arguments are the model's arguments, pretty-printed and bounded;
 	// ArgumentsTruncated reports that they were cut.
 	Arguments          string `json:"arguments"`
@@ -29,6 +41,61 @@ type Request struct {
 	// Changed reports that the user always allowed this tool before, but
 	// the server has changed its definition since.
 	Changed bool `json:"changed"`
+}
+
+// MaxDescriptionRunes bounds [Request.Description].
+const MaxDescriptionRunes = 1000
+
+// Text renders the request for a terminal prompt: the host's identity of
+// the call first, then the server's claims under a label that says so,
+// then the arguments. Every line is terminal-safe; the answer keys are the
+// caller's to add.
+func (r *Request) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Allow tool %q of server %q?\n", r.Tool, r.Server)
+	fmt.Fprintf(&b, "  the model calls it %s\n", r.PublicName)
+	if r.Changed {
+		b.WriteString("  Its definition CHANGED since you always allowed it.\n")
+	}
+	var claims []string
+	if r.Title != "" && r.Title != r.Tool {
+		claims = append(claims, fmt.Sprintf("title: %q", r.Title))
+	}
+	if r.Description != "" {
+		claims = append(claims, "description: "+strings.ReplaceAll(r.Description, "\n", "\n    "))
+	}
+	if h := r.Annotations.hints(); h != "" {
+		claims = append(claims, "hints: "+h)
+	}
+	if len(claims) > 0 {
+		b.WriteString("Claimed by the server (untrusted):\n  " + strings.Join(claims, "\n  ") + "\n")
+	}
+	b.WriteString("Arguments:\n" + r.Arguments + "\n")
+	if r.ArgumentsTruncated {
+		b.WriteString("(arguments cut for display)\n")
+	}
+	return termsafe.TextMax(strings.TrimSuffix(b.String(), "\n"), -1)
+}
+
+// hints lists the claimed hints that matter for a decision.
+func (a *Annotations) hints() string {
+	if a == nil {
+		return ""
+	}
+	var h []string
+	if a.ReadOnlyHint {
+		h = append(h, "read-only")
+	}
+	if a.DestructiveHint != nil && *a.DestructiveHint {
+		h = append(h, "destructive")
+	}
+	if a.IdempotentHint {
+		h = append(h, "idempotent")
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		h = append(h, "open world")
+	}
+	return strings.Join(h, ", ")
 }
 
 // Annotations are a tool's hints as its server claims them.
@@ -86,10 +153,11 @@ var errTimeout = errors.New("confirmation timed out")
 func (g *Gate) request(t *adapter.Tool, args json.RawMessage, changed bool) *Request {
 	pretty, cut := prettyArgs(args, g.opts.MaxArgsBytes)
 	req := &Request{
-		Server:             t.Server(),
-		Tool:               t.ToolName(),
-		PublicName:         t.Name(),
+		Server:             termsafe.Strip(t.Server()),
+		Tool:               termsafe.Strip(t.ToolName()),
+		PublicName:         termsafe.Strip(t.Name()),
 		Title:              termsafe.Line(t.Title()),
+		Description:        termsafe.TextMax(t.Definition().Description, MaxDescriptionRunes),
 		Arguments:          pretty,
 		ArgumentsTruncated: cut,
 		Changed:            changed,
