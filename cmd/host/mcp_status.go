@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
+)
+
+func (c *cli) list(args []string) int {
+	fs := newFlagSet("list", c.stderr)
+	scope := fs.String("scope", "effective", "effective, project or global")
+	asJSON := fs.Bool("json", false, "JSON output")
+	if _, err := parse(fs, args); err != nil {
+		return exitUsage
+	}
+	eff, err := c.load()
+	if err != nil {
+		return c.failf(exitUsage, "list: %v", err)
+	}
+	type row struct {
+		ID        string   `json:"id"`
+		Transport string   `json:"transport"`
+		Source    string   `json:"source"`
+		Enabled   bool     `json:"enabled"`
+		Target    string   `json:"target"`
+		Headers   []string `json:"header_names,omitempty"`
+		Error     string   `json:"error,omitempty"`
+	}
+	rows := []row{}
+	for _, e := range eff.Servers {
+		if *scope != "effective" && e.Source != *scope {
+			continue
+		}
+		r := row{ID: e.ID, Transport: e.Config.Transport, Source: e.Source, Enabled: e.Config.IsEnabled(), Target: describeTarget(e.Config)}
+		for k := range e.Config.Headers {
+			r.Headers = append(r.Headers, k)
+		}
+		sort.Strings(r.Headers)
+		if e.Err != nil {
+			r.Error = e.Err.Error()
+		}
+		rows = append(rows, r)
+	}
+	if *asJSON {
+		return c.writeJSON(rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(c.stdout, "no MCP servers configured (global %s, project %s)\n", c.global, c.project)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTRANSPORT\tSOURCE\tENABLED\tTARGET")
+	for _, r := range rows {
+		target := r.Target
+		if r.Error != "" {
+			target = "INVALID: " + r.Error
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.ID, r.Transport, r.Source, r.Enabled, target)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+func (c *cli) get(args []string) int {
+	fs := newFlagSet("get", c.stderr)
+	asJSON := fs.Bool("json", false, "JSON output")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return c.failf(exitUsage, "get: want one server id")
+	}
+	e, _, err := c.entry(pos[0])
+	if err != nil {
+		return c.failf(exitUsage, "get: %v", err)
+	}
+	m, st := c.connectOne(e, false)
+	defer m.Close()
+	if *asJSON {
+		out := struct {
+			runtime.Status
+			Target  string   `json:"target"`
+			Path    string   `json:"config_path"`
+			Headers []string `json:"header_names,omitempty"`
+			Env     []string `json:"env_names,omitempty"`
+		}{Status: st, Target: describeTarget(e.Config), Path: e.Path, Headers: keys(e.Config.Headers), Env: keys(e.Config.Env)}
+		c.writeJSON(out)
+		return exitFor(st)
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	line := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(tw, "%s:\t%s\n", k, v)
+		}
+	}
+	line("id", st.ID)
+	line("state", string(st.State))
+	line("transport", st.Transport+map[bool]string{true: " (fell back from http)"}[st.FellBackToSSE])
+	line("source", fmt.Sprintf("%s (%s)", st.Source, e.Path))
+	line("enabled", fmt.Sprint(st.Enabled))
+	line("target", describeTarget(e.Config))
+	line("headers", strings.Join(keys(e.Config.Headers), ", "))
+	line("env", strings.Join(keys(e.Config.Env), ", "))
+	if st.ServerName != "" {
+		line("server", st.ServerName+" "+st.ServerVersion)
+	}
+	line("protocol", st.ProtocolVersion)
+	line("session", st.SessionID)
+	if st.State == runtime.StateReady {
+		line("tools", fmt.Sprint(st.Tools))
+	}
+	if !st.LastConnectedAt.IsZero() {
+		line("last connected", st.LastConnectedAt.Format(time.RFC3339))
+	}
+	line("auth", st.Auth)
+	line("tokens kept in", st.AuthStorage)
+	line("last error", st.LastError)
+	tw.Flush()
+	if st.Stderr != "" {
+		fmt.Fprintf(c.stdout, "stderr (tail):\n%s\n", indent(strings.TrimRight(st.Stderr, "\n")))
+	}
+	return exitFor(st)
+}
+
+func (c *cli) test(args []string) int {
+	fs := newFlagSet("test", c.stderr)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return c.failf(exitUsage, "test: want one server id")
+	}
+	e, _, err := c.entry(pos[0])
+	if err != nil {
+		return c.failf(exitUsage, "test: %v", err)
+	}
+	if e.Err != nil {
+		return c.failf(exitUsage, "test: %v", e.Err)
+	}
+	fmt.Fprintf(c.stderr, "connecting to %s (%s)…\n", e.ID, describeTarget(e.Config))
+	start := time.Now()
+	m, st := c.connectOne(e, true)
+	defer m.Close()
+	elapsed := time.Since(start).Round(time.Millisecond)
+	switch st.State {
+	case runtime.StateReady:
+		fmt.Fprintf(c.stdout, "ok: %s is ready in %s: %s %s, protocol %s, transport %s, %d tools\n",
+			e.ID, elapsed, st.ServerName, st.ServerVersion, st.ProtocolVersion, st.Transport, st.Tools)
+	case runtime.StateAuthRequired:
+		fmt.Fprintf(c.stdout, "login required: %s: %s (run: host mcp login %s)\n", e.ID, st.LastError, e.ID)
+	default:
+		fmt.Fprintf(c.stdout, "failed: %s after %s: %s\n", e.ID, elapsed, st.LastError)
+		if st.Stderr != "" {
+			fmt.Fprintf(c.stdout, "stderr (tail):\n%s\n", indent(strings.TrimRight(st.Stderr, "\n")))
+		}
+	}
+	return exitFor(st)
+}
+
+func (c *cli) tools(args []string) int {
+	fs := newFlagSet("tools", c.stderr)
+	asJSON := fs.Bool("json", false, "JSON output")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		return c.failf(exitUsage, "tools: want at most one server id")
+	}
+	eff, err := c.load()
+	if err != nil {
+		return c.failf(exitUsage, "tools: %v", err)
+	}
+	var entries []config.ServerEntry
+	for _, e := range eff.Servers {
+		if len(pos) == 1 && e.ID != pos[0] {
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if len(pos) == 1 && len(entries) == 0 {
+		return c.failf(exitUsage, "tools: no server %q", pos[0])
+	}
+	m := runtime.NewManager(c.managerOptions())
+	defer m.Close()
+	m.Apply(entries)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sts, _ := m.WaitSettled(ctx)
+	type row struct {
+		Name        string `json:"name"`
+		Server      string `json:"server"`
+		Tool        string `json:"tool"`
+		Description string `json:"description"`
+	}
+	rows := []row{}
+	code := exitOK
+	for _, st := range sts {
+		if st.State != runtime.StateReady {
+			if st.State != runtime.StateDisabled {
+				fmt.Fprintf(c.stderr, "%s: %s: %s\n", st.ID, st.State, st.LastError)
+				code = exitFailure
+			}
+			continue
+		}
+		tools, err := m.Tools(st.ID)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "%s: %v\n", st.ID, err)
+			code = exitFailure
+			continue
+		}
+		for _, t := range tools {
+			rows = append(rows, row{Name: adapter.PublicName(st.ID, t.Name), Server: st.ID, Tool: t.Name, Description: firstLine(t.Description)})
+		}
+	}
+	if *asJSON {
+		c.writeJSON(rows)
+		return code
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tORIGIN\tDESCRIPTION")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", r.Name, r.Server, r.Tool, truncate(r.Description, 80))
+	}
+	tw.Flush()
+	return code
+}
