@@ -41,6 +41,31 @@ type Request struct {
 	// Changed reports that the user always allowed this tool before, but
 	// the server has changed its definition since.
 	Changed bool `json:"changed"`
+	// ChangedFields names what changed when Changed: "title",
+	// "description", "input schema", "annotations" (see [ChangedFields]).
+	// It is empty when the host cannot tell, see [Request.ChangeNote].
+	ChangedFields []string `json:"changedFields,omitempty"`
+}
+
+// ChangeNote is a sentence for the user saying what changed since the
+// tool was always allowed, or "" when the request is not about a changed
+// definition.
+func (r *Request) ChangeNote() string {
+	switch {
+	case !r.Changed:
+		return ""
+	case len(r.ChangedFields) == 0:
+		return "The server changed this tool's definition since you always allowed it (the answer was recorded by an older version of mcp-host or names no part that changed, so what changed is not known)."
+	}
+	return "The server changed this tool's " + joinAnd(r.ChangedFields) + " since you always allowed it."
+}
+
+// joinAnd joins words as "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // MaxDescriptionRunes bounds [Request.Description].
@@ -55,7 +80,13 @@ func (r *Request) Text() string {
 	fmt.Fprintf(&b, "Allow tool %q of server %q?\n", r.Tool, r.Server)
 	fmt.Fprintf(&b, "  the model calls it %s\n", r.PublicName)
 	if r.Changed {
-		b.WriteString("  Its definition CHANGED since you always allowed it.\n")
+		b.WriteString("  Its definition CHANGED since you always allowed it")
+		if len(r.ChangedFields) > 0 {
+			b.WriteString(": " + strings.Join(r.ChangedFields, ", "))
+		} else {
+			b.WriteString(" (what changed is not known)")
+		}
+		b.WriteString(".\n")
 	}
 	var claims []string
 	if r.Title != "" && r.Title != r.Tool {
@@ -161,6 +192,11 @@ func (g *Gate) request(t *adapter.Tool, args json.RawMessage, changed bool) *Req
 		Arguments:          pretty,
 		ArgumentsTruncated: cut,
 		Changed:            changed,
+	}
+	if changed {
+		server := t.Server()
+		pinned := g.opts.Store.pinnedDigest(g.identity(server).storeKey(server), t.ToolName())
+		req.ChangedFields, _ = ChangedFields(pinned, Digest(t.Definition()))
 	}
 	if a := t.Definition().Annotations; a != nil {
 		req.Annotations = &Annotations{

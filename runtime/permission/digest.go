@@ -5,31 +5,114 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Digest returns the hex sha256 of a tool's definition: its name,
-// description, input schema and annotations as canonical JSON (object keys
-// sorted, no insignificant space, numbers as float64 the way the SDK client
-// decodes them). Any change to one of them changes the digest; a schema's key
-// order, spacing or number spelling (1.50 or 1.5) does not.
+// digestParts are the parts of a definition that [Digest] fingerprints one
+// by one, with the names [ChangedFields] reports.
+var digestParts = [...]struct{ key, name string }{
+	{"title", "title"},
+	{"description", "description"},
+	{"inputSchema", "input schema"},
+	{"annotations", "annotations"},
+}
+
+// Digest pins a tool's definition: its name, title, description, input
+// schema and annotations as canonical JSON (object keys sorted, no
+// insignificant space, numbers as float64 the way the SDK client decodes
+// them). It is the hex sha256 of the whole, then "/" and, for each part
+// but the name (the tool's key), "<part>:" and the first 8 hex digits of
+// its own sha256, comma-separated:
+//
+//	<64 hex>/title:<8 hex>,description:<8 hex>,inputSchema:<8 hex>,annotations:<8 hex>
+//
+// Any change to one of them changes the digest (the whole sha256 decides),
+// and [ChangedFields] can say which part changed; a schema's key order,
+// spacing or number spelling (1.50 or 1.5) does not.
 func Digest(def *mcp.Tool) string {
 	doc := map[string]any{
 		"name":        def.Name,
+		"title":       def.Title,
 		"description": def.Description,
 		"inputSchema": canonical(def.InputSchema),
 		"annotations": annotationsDoc(def.Annotations),
 	}
+	sum := sha256.Sum256(encodeJSON(doc))
+	out := make([]byte, 0, 64+1+4*(len("inputSchema:")+8+1))
+	out = hex.AppendEncode(out, sum[:])
+	for i, p := range digestParts {
+		sep := byte(',')
+		if i == 0 {
+			sep = '/'
+		}
+		part := sha256.Sum256(encodeJSON(doc[p.key]))
+		out = append(append(append(out, sep), p.key...), ':')
+		out = hex.AppendEncode(out, part[:4])
+	}
+	return string(out)
+}
+
+// encodeJSON encodes plain JSON values (see canonical) with sorted keys.
+func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	// Every value in doc is a plain JSON value, so this cannot fail.
-	_ = enc.Encode(doc)
-	sum := sha256.Sum256(bytes.TrimRight(buf.Bytes(), "\n"))
-	return hex.EncodeToString(sum[:])
+	// Every value is a plain JSON value, so this cannot fail.
+	_ = enc.Encode(v)
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// ChangedFields compares a digest pinned earlier with a tool's current
+// one and names the parts that differ: "title", "description", "input
+// schema", "annotations", in that order (nil when the digests are equal).
+// known is false when the pinned digest does not record its parts (a bare
+// sha256 from a version of mcp-host that did not pin titles), or when the
+// digests differ but no part does (the name, or a collision of the short
+// part digests): then the definition changed in a way it cannot name.
+func ChangedFields(pinned, current string) (fields []string, known bool) {
+	if pinned == current {
+		return nil, true
+	}
+	old, cur := digestPartsOf(pinned), digestPartsOf(current)
+	if old == nil || cur == nil {
+		return nil, false
+	}
+	for _, p := range digestParts {
+		if old[p.key] != cur[p.key] {
+			fields = append(fields, p.name)
+		}
+	}
+	return fields, fields != nil
+}
+
+// digestPartsOf splits the part digests out of a [Digest], or returns nil
+// for a digest without them.
+func digestPartsOf(d string) map[string]string {
+	_, list, ok := strings.Cut(d, "/")
+	if !ok {
+		return nil
+	}
+	parts := make(map[string]string, len(digestParts))
+	for _, kv := range strings.Split(list, ",") {
+		k, v, _ := strings.Cut(kv, ":")
+		parts[k] = v
+	}
+	return parts
+}
+
+// pinnedDigest returns the digest an "always allow this tool" answer is
+// pinned to under the store key server, or "".
+func (s *Store) pinnedDigest(server, tool string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.data.Servers[server]; e != nil {
+		return e.Tools[tool]
+	}
+	return ""
 }
 
 // canonical turns v into plain JSON values (maps, slices, float64,

@@ -219,11 +219,13 @@ func TestDigest(t *testing.T) {
 	if Digest(base) != Digest(&mcp.Tool{Name: "t", Description: "d", InputSchema: decoded}) {
 		t.Error("raw and decoded forms of one schema digest differently")
 	}
-	if len(Digest(base)) != 64 {
-		t.Errorf("digest %q is not hex sha256", Digest(base))
+	if whole, _, _ := strings.Cut(Digest(base), "/"); len(whole) != 64 {
+		t.Errorf("digest %q does not start with a hex sha256", Digest(base))
 	}
-	// Title and icons are not part of the pinned definition; the rest is.
+	// Icons are not part of the pinned definition; the rest, the title
+	// included, is.
 	for _, other := range []*mcp.Tool{
+		{Name: "t", Title: "T", Description: "d", InputSchema: base.InputSchema},
 		{Name: "u", Description: "d", InputSchema: base.InputSchema},
 		{Name: "t", Description: "e", InputSchema: base.InputSchema},
 		{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
