@@ -34,14 +34,31 @@ var digestParts = [...]struct{ key, name string }{
 // and [ChangedFields] can say which part changed; a schema's key order,
 // spacing or number spelling (1.50 or 1.5) does not.
 func Digest(def *mcp.Tool) string {
-	doc := map[string]any{
-		"name":        def.Name,
-		"title":       def.Title,
-		"description": def.Description,
-		"inputSchema": canonical(def.InputSchema),
-		"annotations": annotationsDoc(def.Annotations),
+	parts := [len(digestParts)][]byte{
+		encodeJSON(def.Title),
+		encodeJSON(def.Description),
+		encodeJSON(canonical(def.InputSchema)),
+		encodeJSON(annotationsDoc(def.Annotations)),
 	}
-	sum := sha256.Sum256(encodeJSON(doc))
+	// The whole is the JSON object of every part with its keys sorted,
+	// byte for byte what encoding it as a map would give.
+	whole := make([]byte, 0, 128+len(parts[1])+len(parts[2]))
+	for _, f := range [...]struct {
+		key  string
+		json []byte
+	}{
+		{"annotations", parts[3]}, {"description", parts[1]}, {"inputSchema", parts[2]},
+		{"name", encodeJSON(def.Name)}, {"title", parts[0]},
+	} {
+		sep := byte(',')
+		if len(whole) == 0 {
+			sep = '{'
+		}
+		whole = append(append(append(whole, sep, '"'), f.key...), '"', ':')
+		whole = append(whole, f.json...)
+	}
+	whole = append(whole, '}')
+	sum := sha256.Sum256(whole)
 	out := make([]byte, 0, 64+1+4*(len("inputSchema:")+8+1))
 	out = hex.AppendEncode(out, sum[:])
 	for i, p := range digestParts {
@@ -49,7 +66,7 @@ func Digest(def *mcp.Tool) string {
 		if i == 0 {
 			sep = '/'
 		}
-		part := sha256.Sum256(encodeJSON(doc[p.key]))
+		part := sha256.Sum256(parts[i])
 		out = append(append(append(out, sep), p.key...), ':')
 		out = hex.AppendEncode(out, part[:4])
 	}
