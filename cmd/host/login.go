@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -46,20 +45,9 @@ func (c *cli) managerOptions() runtime.ManagerOptions {
 // terminalLoginUI asks on the terminal and opens the system browser.
 type terminalLoginUI struct{ c *cli }
 
-func (u terminalLoginUI) readLine() (string, error) {
-	if u.c.in == nil {
-		u.c.in = bufio.NewReader(u.c.stdin)
-	}
-	line, err := u.c.in.ReadString('\n')
-	if err != nil && line == "" {
-		return "", err
-	}
-	return strings.TrimSpace(line), nil
-}
-
 func (u terminalLoginUI) ConfirmLogin(_ context.Context, p runtime.LoginPrompt) (bool, error) {
 	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", p.Server, p.Issuer)
-	a, err := u.readLine()
+	a, err := u.c.readLine()
 	if err != nil {
 		return false, fmt.Errorf("no answer on stdin: %w", err)
 	}
@@ -77,7 +65,7 @@ func (u terminalLoginUI) OpenURL(_ context.Context, p runtime.LoginPrompt) error
 
 func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt) (string, error) {
 	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", p.URL, p.RedirectURI)
-	return u.readLine()
+	return u.c.readLine()
 }
 
 func (c *cli) login(args []string) int {

@@ -62,6 +62,18 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmd(args[1:])
 }
 
+// readLine reads one line from stdin, trimmed.
+func (c *cli) readLine() (string, error) {
+	if c.in == nil {
+		c.in = bufio.NewReader(c.stdin)
+	}
+	line, err := c.in.ReadString('\n')
+	if err != nil && line == "" {
+		return "", err
+	}
+	return strings.TrimSpace(line), nil
+}
+
 func (c *cli) failf(code int, format string, args ...any) int {
 	fmt.Fprintf(c.stderr, "host mcp: "+format+"\n", args...)
 	return code

@@ -1,16 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 )
@@ -54,16 +55,27 @@ func (c *cli) call(args []string) int {
 	if def == nil {
 		return c.failf(exitUsage, "call: server %q has no tool %q (see: host mcp tools %s)", id, tool, id)
 	}
-	if !*yes && !e.Config.Trust {
-		ok, err := c.confirm(id, def, obj)
-		if err != nil {
-			return c.failf(exitDenied, "call: %v", err)
-		}
-		if !ok {
-			return c.failf(exitDenied, "call: denied")
-		}
+	caller := serverTool{m: m, server: id}
+	t, err := adapter.New(id, def, caller, adapter.Options{})
+	if err != nil {
+		return c.failf(exitFailure, "call: %v", err)
 	}
-	res, err := m.CallTool(context.Background(), id, tool, json.RawMessage(*argsJSON))
+	gate, err := c.callGate(e, *yes)
+	if err != nil {
+		return c.failf(exitFailure, "call: %v", err)
+	}
+	v, err := gate.Check(context.Background(), t, json.RawMessage(*argsJSON))
+	if err != nil {
+		return c.failf(exitDenied, "call: %v", err)
+	}
+	if !v.Allow {
+		if v.By == permission.ByPolicy {
+			return c.failf(exitDenied, "call: refusing to call without confirmation: no terminal to ask on (pass --yes to allow)")
+		}
+		return c.failf(exitDenied, "call: %s", v.Reason)
+	}
+	// The raw result, not the model's view of it: the CLI prints MCP content.
+	res, err := caller.CallTool(context.Background(), tool, json.RawMessage(*argsJSON))
 	if err != nil {
 		return c.failf(exitFailure, "call: %v", err)
 	}
@@ -78,21 +90,74 @@ func (c *cli) call(args []string) int {
 	return exitOK
 }
 
-// confirm asks on the terminal; without one it refuses.
-func (c *cli) confirm(id string, def *mcp.Tool, args map[string]any) (bool, error) {
+// serverTool calls tools of one server through the manager; it is the
+// adapter.Caller of the tool the gate checks.
+type serverTool struct {
+	m      *runtime.Manager
+	server string
+}
+
+// CallTool calls tool on the server.
+func (s serverTool) CallTool(ctx context.Context, tool string, args any) (*mcp.CallToolResult, error) {
+	return s.m.CallTool(ctx, s.server, tool, args)
+}
+
+// callGate is the permission gate of `host mcp call`, deciding as it does
+// for host serve and host chat: trust from the global config, "always
+// allow" answers remembered in the permissions file next to the global
+// config, and a confirmation on the terminal when there is one. --yes
+// answers the confirmation with allow once. Without a terminal and without
+// --yes, only trust and remembered answers can allow a call.
+func (c *cli) callGate(e config.ServerEntry, yes bool) (*permission.Gate, error) {
+	opts := permission.Options{
+		Trusted:        func(string) bool { return e.Trusted() },
+		NonInteractive: permission.PolicyRulesOnly,
+		Warn:           func(msg string) { fmt.Fprintf(c.stderr, "warning: %s\n", msg) },
+	}
+	store, err := permission.OpenStore(defaultPermissions(c.global))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "warning: %v (remembered answers are not used)\n", err)
+	} else {
+		opts.Store = store
+	}
+	switch {
+	case yes:
+		opts.Confirmer = permission.ConfirmFunc(func(context.Context, *permission.Request) (permission.Response, error) {
+			return permission.Response{Answer: permission.AllowOnce}, nil
+		})
+	case c.interactive():
+		opts.Confirmer = permission.ConfirmFunc(c.confirmOnTerminal)
+	}
+	return permission.New(opts)
+}
+
+// interactive reports whether stdin is a terminal a person can answer on.
+func (c *cli) interactive() bool {
 	f, ok := c.stdin.(*os.File)
-	if !ok || !isTerminal(f) {
-		return false, errors.New("refusing to call without confirmation: no terminal to ask on (pass --yes to allow)")
+	return ok && isTerminal(f)
+}
+
+// confirmOnTerminal is the CLI's permission.Confirmer: it shows the gate's
+// request (its title and arguments already sanitized) and reads y/N.
+func (c *cli) confirmOnTerminal(_ context.Context, req *permission.Request) (permission.Response, error) {
+	fmt.Fprintf(c.stderr, "Allow MCP tool call?\n  server: %s\n  tool:   %s\n", req.Server, req.Tool)
+	if req.Title != "" {
+		fmt.Fprintf(c.stderr, "  title:  %s (from the server, untrusted)\n", req.Title)
 	}
-	pretty, _ := json.MarshalIndent(args, "  ", "  ")
-	fmt.Fprintf(c.stderr, "Allow MCP tool call?\n  server: %s\n  tool:   %s\n", id, def.Name)
-	if def.Title != "" {
-		fmt.Fprintf(c.stderr, "  title:  %s (from the server, untrusted)\n", def.Title)
+	if req.Changed {
+		fmt.Fprintf(c.stderr, "  note:   you always allowed this tool before, but the server has CHANGED its definition since\n")
 	}
-	fmt.Fprintf(c.stderr, "  args:   %s\nAllow? [y/N] ", pretty)
-	line, _ := bufio.NewReader(c.stdin).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes", nil
+	args := strings.ReplaceAll(req.Arguments, "\n", "\n  ")
+	if req.ArgumentsTruncated {
+		args += " … (cut)"
+	}
+	fmt.Fprintf(c.stderr, "  args:   %s\nAllow? [y/N] ", args)
+	line, _ := c.readLine()
+	switch strings.ToLower(line) {
+	case "y", "yes":
+		return permission.Response{Answer: permission.AllowOnce}, nil
+	}
+	return permission.Response{Answer: permission.Deny}, nil
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

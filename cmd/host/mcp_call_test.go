@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// echoServer is an MCP server over Streamable HTTP with one tool, echo,
+// that counts its calls.
+func echoServer(t *testing.T) (url string, calls *atomic.Int32) {
+	t.Helper()
+	calls = new(atomic.Int32)
+	s := mcp.NewServer(&mcp.Implementation{Name: "echo", Version: "1"}, nil)
+	type args struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Title: "Echo\x1b[2J"}, func(_ context.Context, _ *mcp.CallToolRequest, a args) (*mcp.CallToolResult, any, error) {
+		calls.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
+	})
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL, calls
+}
+
+// cliEnv gives the CLI a private global config (with the given servers
+// JSON), an empty project directory and the file token store, and returns
+// the global config path.
+func cliEnv(t *testing.T, servers string) string {
+	t.Helper()
+	dir := t.TempDir()
+	global := filepath.Join(dir, "global", "config.json")
+	if err := os.MkdirAll(filepath.Dir(global), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":`+servers+`}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MCP_HOST_CONFIG", global)
+	t.Setenv("MCP_HOST_SERVERS", "")
+	t.Setenv("MCP_HOST_TOKEN_STORE", "file")
+	project := filepath.Join(dir, "project")
+	if err := os.Mkdir(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(project)
+	return global
+}
+
+func runCLI(stdin string, args ...string) (stdout, stderr string, code int) {
+	var out, errOut bytes.Buffer
+	code = runMCP(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// `host mcp call` decides through the permission gate like every other
+// caller: without a terminal or --yes it refuses and calls nothing, --yes
+// allows, and an "always allow" answer remembered in the permissions file
+// (by host serve or host chat) lets it run without asking.
+func TestMCPCallUsesThePermissionGate(t *testing.T) {
+	url, calls := echoServer(t)
+	global := cliEnv(t, `{"notes":{"transport":"http","url":"`+url+`"}}`)
+
+	_, errOut, code := runCLI("", "call", "notes", "echo", "--args", `{"text":"x"}`)
+	if code != exitDenied || !strings.Contains(errOut, "--yes") || calls.Load() != 0 {
+		t.Fatalf("no terminal, no --yes: code %d, stderr %q, %d calls; want %d, a hint at --yes and no call", code, errOut, calls.Load(), exitDenied)
+	}
+
+	out, errOut, code := runCLI("", "call", "notes", "echo", "--args", `{"text":"hi"}`, "--yes")
+	if code != exitOK || !strings.Contains(out, "echo: hi") || calls.Load() != 1 {
+		t.Fatalf("--yes: code %d, %d calls\n%s%s", code, calls.Load(), out, errOut)
+	}
+
+	store, err := permission.OpenStore(defaultPermissions(global))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.AllowServer("notes"); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI("", "call", "notes", "echo", "--args", `{"text":"remembered"}`)
+	if code != exitOK || !strings.Contains(out, "echo: remembered") || calls.Load() != 2 {
+		t.Fatalf("remembered always-allow: code %d, %d calls\n%s%s", code, calls.Load(), out, errOut)
+	}
+}
+
+// A server the global config trusts runs without a confirmation.
+func TestMCPCallTrustedServer(t *testing.T) {
+	url, calls := echoServer(t)
+	cliEnv(t, `{"notes":{"transport":"http","url":"`+url+`","trust":true}}`)
+	out, errOut, code := runCLI("", "call", "notes", "echo", "--args", `{"text":"trusted"}`)
+	if code != exitOK || !strings.Contains(out, "echo: trusted") || calls.Load() != 1 {
+		t.Fatalf("trusted: code %d, %d calls\n%s%s", code, calls.Load(), out, errOut)
+	}
+}
+
+// The terminal confirmation shows the gate's request (server, tool, the
+// title sanitized, the arguments) and maps y to allow once, anything else
+// to deny.
+func TestTerminalConfirm(t *testing.T) {
+	req := &permission.Request{Server: "notes", Tool: "echo", Title: "Echo", Arguments: "{\n  \"text\": \"hi\"\n}"}
+	for in, want := range map[string]permission.Answer{"y\n": permission.AllowOnce, "YES\n": permission.AllowOnce, "n\n": permission.Deny, "\n": permission.Deny, "": permission.Deny} {
+		var errOut bytes.Buffer
+		c := &cli{stdin: strings.NewReader(in), stderr: &errOut}
+		resp, err := c.confirmOnTerminal(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if resp.Answer != want {
+			t.Errorf("%q: answer %q, want %q", in, resp.Answer, want)
+		}
+		for _, s := range []string{"server: notes", "tool:   echo", "title:  Echo (from the server, untrusted)", "args:   {\n    \"text\": \"hi\"\n  }", "Allow? [y/N]"} {
+			if !strings.Contains(errOut.String(), s) {
+				t.Errorf("prompt lacks %q:\n%s", s, errOut.String())
+			}
+		}
+	}
+	var errOut bytes.Buffer
+	c := &cli{stdin: strings.NewReader("n\n"), stderr: &errOut}
+	changed := *req
+	changed.Changed = true
+	c.confirmOnTerminal(context.Background(), &changed)
+	if !strings.Contains(errOut.String(), "CHANGED") {
+		t.Errorf("a changed definition is not pointed out:\n%s", errOut.String())
+	}
+}
