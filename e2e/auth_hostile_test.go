@@ -358,3 +358,107 @@ func TestAuthHostileStaticBearerOverSSE(t *testing.T) {
 		t.Fatalf("call over SSE with a static bearer: %q %v", got, err)
 	}
 }
+
+// localService stands for something on the user's own machine (an admin
+// API, a cloud metadata endpoint) that a hostile server would like the host
+// to fetch. It counts what reaches it.
+func localService(t *testing.T) (*httptest.Server, func() int) {
+	t.Helper()
+	var mu sync.Mutex
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		mu.Unlock()
+		writeJSON(w, 200, map[string]any{"resource": "whatever", "authorization_servers": []string{"http://" + r.Host}})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return hits
+	}
+}
+
+// hostileMCP is a protected MCP server whose 401 names prmURL, and whose own
+// metadata names asURL as its authorization server.
+func hostileMCP(t *testing.T, prmURL func(self string) string, asURL string) string {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	verify := func(context.Context, string, *http.Request) (*sdkauth.TokenInfo, error) {
+		return nil, sdkauth.ErrInvalidToken
+	}
+	mux.Handle("/mcp", sdkauth.RequireBearerToken(verify, &sdkauth.RequireBearerTokenOptions{ResourceMetadataURL: prmURL(srv.URL)})(
+		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
+	mux.Handle("/.well-known/oauth-protected-resource/mcp", sdkauth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource: srv.URL + "/mcp", AuthorizationServers: []string{asURL},
+	}))
+	return srv.URL + "/mcp"
+}
+
+// A server on a public network cannot point discovery at the user's own
+// machine: not through the challenge's resource_metadata, not through the
+// authorization_servers of its metadata (issue 11 item 5). Every test server
+// is on loopback, so the server pretends to be public through
+// Options.PrivateServer; the last step shows that the real default refuses
+// too, for a server whose URL is a public address.
+func TestAuthHostileDiscoveryStaysOffTheUsersMachine(t *testing.T) {
+	ctx := context.Background()
+	local, hits := localService(t)
+	public := func(context.Context) bool { return false }
+	connect := func(mcpURL string) error {
+		h, err := hostauth.New(hostauth.Options{ServerID: "hostile", ServerURL: mcpURL, Prompter: followRedirect{}, PrivateServer: public})
+		if err != nil {
+			return err
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint: mcpURL, OAuthHandler: h, HTTPClient: &http.Client{Transport: h.WrapTransport(http.DefaultTransport)},
+		}, nil)
+		if err == nil {
+			cs.Close()
+		}
+		return err
+	}
+
+	t.Run("resource_metadata on loopback", func(t *testing.T) {
+		mcpURL := hostileMCP(t, func(string) string { return local.URL + "/.well-known/oauth-protected-resource" }, local.URL)
+		err := connect(mcpURL)
+		if !errors.Is(err, hostauth.ErrPrivateAddress) {
+			t.Errorf("connect: %v, want ErrPrivateAddress", err)
+		}
+	})
+	t.Run("authorization server on loopback", func(t *testing.T) {
+		mcpURL := hostileMCP(t, func(self string) string { return self + "/.well-known/oauth-protected-resource/mcp" }, local.URL)
+		err := connect(mcpURL)
+		if !errors.Is(err, hostauth.ErrPrivateAddress) {
+			t.Errorf("connect: %v, want ErrPrivateAddress", err)
+		}
+	})
+	t.Run("name resolving to loopback", func(t *testing.T) {
+		u, _ := url.Parse(local.URL)
+		mcpURL := hostileMCP(t, func(string) string { return "http://localhost:" + u.Port() + "/prm" }, local.URL)
+		err := connect(mcpURL)
+		if !errors.Is(err, hostauth.ErrPrivateAddress) {
+			t.Errorf("connect: %v, want ErrPrivateAddress", err)
+		}
+	})
+	t.Run("real default for a public server URL", func(t *testing.T) {
+		h, err := hostauth.New(hostauth.Options{ServerID: "public", ServerURL: "https://203.0.113.7/mcp", Prompter: followRedirect{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(http.MethodPost, "https://203.0.113.7/mcp", nil)
+		resp := &http.Response{StatusCode: 401, Body: http.NoBody, Header: http.Header{
+			"Www-Authenticate": {`Bearer resource_metadata="` + local.URL + `/prm"`},
+		}}
+		if err := h.Authorize(ctx, req, resp); !errors.Is(err, hostauth.ErrPrivateAddress) {
+			t.Errorf("Authorize: %v, want ErrPrivateAddress", err)
+		}
+	})
+	if n := hits(); n != 0 {
+		t.Errorf("the service on the user's machine got %d requests", n)
+	}
+}

@@ -161,6 +161,9 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 	if err != nil {
 		return fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)
 	}
+	if err := CheckBrowserURL(authURL); err != nil {
+		return fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)
+	}
 	h.log.Debug("login", "server", h.opts.ServerID, "issuer", d.issuer, "scope", q.Get("scope"))
 	res, err := prompter.Login(ctx, &LoginRequest{
 		ServerID:    h.opts.ServerID,

@@ -7,6 +7,26 @@ import (
 	"strings"
 )
 
+// CheckBrowserURL returns an error unless raw may be opened in a browser: an
+// https URL with a host, or an http URL on a loopback host. Every
+// authorization URL the handler hands to a [LoginPrompter] passes it; a
+// prompter that opens URLs it did not get from the handler should check
+// them too. The error names the scheme and host, never the query.
+func CheckBrowserURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("refusing to open an authorization URL that does not parse")
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme == "https" && u.Hostname() != "":
+		return nil
+	case scheme == "http" && isLoopbackHost(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("refusing to open a %q URL on host %q in a browser: only https URLs, and http URLs on loopback, are opened", printable(scheme, 16), printable(u.Hostname(), 64))
+}
+
 // ParseCallback reads the parameters of an authorization response.
 func ParseCallback(q url.Values) *CallbackResult {
 	return &CallbackResult{

@@ -93,7 +93,7 @@ func absent(err error) bool {
 }
 
 func (h *Handler) getJSON(ctx context.Context, u string, v any) error {
-	if err := checkEndpoint(u); err != nil {
+	if err := h.net.checkURL(ctx, u); err != nil {
 		return err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -195,23 +195,26 @@ func (h *Handler) discover(ctx context.Context, ch challenge) (*discovered, erro
 		d.tokenURL = base + "/token"
 		d.registrationURL = base + "/register"
 	}
-	if h.opts.AuthorizationURL != "" {
-		d.authorizationURL = h.opts.AuthorizationURL
-	}
-	if h.opts.TokenURL != "" {
-		d.tokenURL = h.opts.TokenURL
-	}
-	if h.opts.RegistrationURL != "" {
-		d.registrationURL = h.opts.RegistrationURL
-	}
-	for name, u := range map[string]string{"authorization_endpoint": d.authorizationURL, "token_endpoint": d.tokenURL} {
-		if err := checkEndpoint(u); err != nil {
-			return nil, fmt.Errorf("server %s: authorization server %s: %s: %w", h.opts.ServerID, d.issuer, name, err)
+	// Configured endpoints were checked by New and are the user's choice;
+	// discovered ones are held to the address rule.
+	for _, e := range []struct {
+		name       string
+		url        *string
+		configured string
+	}{
+		{"authorization_endpoint", &d.authorizationURL, h.opts.AuthorizationURL},
+		{"token_endpoint", &d.tokenURL, h.opts.TokenURL},
+		{"registration_endpoint", &d.registrationURL, h.opts.RegistrationURL},
+	} {
+		if e.configured != "" {
+			*e.url = e.configured
+			continue
 		}
-	}
-	if d.registrationURL != "" {
-		if err := checkEndpoint(d.registrationURL); err != nil {
-			return nil, fmt.Errorf("server %s: authorization server %s: registration_endpoint: %w", h.opts.ServerID, d.issuer, err)
+		if *e.url == "" && e.name == "registration_endpoint" {
+			continue
+		}
+		if err := h.net.checkURL(ctx, *e.url); err != nil {
+			return nil, fmt.Errorf("server %s: authorization server %s: %s: %w", h.opts.ServerID, d.issuer, e.name, err)
 		}
 	}
 	return d, nil
@@ -241,6 +244,9 @@ func (h *Handler) fetchPRM(ctx context.Context, ch challenge) (*oauthex.Protecte
 	for _, c := range candidates {
 		var prm oauthex.ProtectedResourceMetadata
 		err := h.getJSON(ctx, c, &prm)
+		if errors.Is(err, ErrPrivateAddress) {
+			return nil, fmt.Errorf("server %s: protected resource metadata: %w", h.opts.ServerID, err)
+		}
 		if err != nil {
 			if !absent(err) {
 				allAbsent = false
@@ -258,7 +264,7 @@ func (h *Handler) fetchPRM(ctx context.Context, ch challenge) (*oauthex.Protecte
 			return nil, fmt.Errorf("server %s: %w: metadata at %s names %q, not %q", h.opts.ServerID, ErrResourceMismatch, c, prm.Resource, h.opts.ServerURL)
 		}
 		for i, as := range prm.AuthorizationServers {
-			if err := checkEndpoint(as); err != nil {
+			if err := h.net.checkURL(ctx, as); err != nil {
 				return nil, fmt.Errorf("server %s: protected resource metadata at %s: authorization_servers[%d]: %w", h.opts.ServerID, c, i, err)
 			}
 		}

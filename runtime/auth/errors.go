@@ -60,6 +60,12 @@ const (
 	maxBackoff = 30 * time.Second
 )
 
+// ErrPrivateAddress matches an error that says the handler refused a URL or
+// a connection on a loopback, link-local or private address for a server
+// that is not on such a network itself (see Options.PrivateServer). Nothing
+// was sent there.
+var ErrPrivateAddress = errors.New("loopback, link-local or private address refused for a server on a public network")
+
 // LoginRequiredError says why a login is needed.
 type LoginRequiredError struct {
 	ServerID string

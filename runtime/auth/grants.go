@@ -223,7 +223,7 @@ func (h *Handler) idpTokenURL(ctx context.Context) (string, error) {
 		if !sameIssuer(m.Issuer, h.opts.IDPIssuer) || m.TokenEndpoint == "" {
 			return "", fmt.Errorf("server %s: identity provider metadata at %s names issuer %q or lacks token_endpoint", h.opts.ServerID, u, m.Issuer)
 		}
-		if err := checkEndpoint(m.TokenEndpoint); err != nil {
+		if err := h.net.checkURL(ctx, m.TokenEndpoint); err != nil {
 			return "", fmt.Errorf("server %s: identity provider token_endpoint: %w", h.opts.ServerID, err)
 		}
 		return m.TokenEndpoint, nil

@@ -15,9 +15,16 @@
 // and answers that are no OAuth answer keep every credential and become a
 // [TransientError], retried after a backoff that honours Retry-After.
 //
+// A server on a public network cannot point discovery at the user's own
+// machine or network: metadata, authorization server and endpoint URLs on
+// loopback, link-local or private addresses are refused, by URL and again
+// when connecting ([ErrPrivateAddress]), unless the server is on such a
+// network itself (Options.PrivateServer, Options.TrustedHosts).
+//
 // The handler never opens a browser: a [LoginPrompter] shows the
-// authorization URL and returns the redirect. [Loopback] is a prompter
-// building block that receives the redirect on 127.0.0.1.
+// authorization URL and returns the redirect, and only https URLs or http
+// URLs on loopback are handed to it ([CheckBrowserURL]). [Loopback] is a
+// prompter building block that receives the redirect on 127.0.0.1.
 //
 // [auth.OAuthHandler]: https://pkg.go.dev/github.com/modelcontextprotocol/go-sdk/auth#OAuthHandler
 package auth
@@ -49,6 +56,9 @@ type Handler struct {
 	log        *slog.Logger
 	httpClient *http.Client
 	noRedirect *http.Client
+	// net keeps discovery off loopback and private addresses for a server
+	// on a public network.
+	net *netGuard
 
 	// flow holds one token while an authorization or refresh runs.
 	flow chan struct{}
@@ -114,10 +124,12 @@ func New(opts Options) (*Handler, error) {
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
-	h.httpClient = opts.HTTPClient
-	if h.httpClient == nil {
-		h.httpClient = &http.Client{Timeout: 30 * time.Second}
+	h.net = newNetGuard(&opts)
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
 	}
+	h.httpClient = h.net.client(hc)
 	nr := *h.httpClient
 	nr.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	h.noRedirect = &nr

@@ -83,12 +83,29 @@ func (l *Loopback) listen(preferred string) (net.Listener, error) {
 	return ln, nil
 }
 
+// Close releases the listener bound by RedirectURI for a login that does
+// not happen. The Loopback can be used again afterwards.
+func (l *Loopback) Close() error {
+	l.mu.Lock()
+	ln := l.ln
+	l.ln = nil
+	l.mu.Unlock()
+	if ln == nil {
+		return nil
+	}
+	return ln.Close()
+}
+
 // Login opens req.URL through Open and waits for one redirect carrying
 // req.State. Requests with another state get an error page and are
 // otherwise ignored. The listener is closed when Login returns.
 func (l *Loopback) Login(ctx context.Context, req *LoginRequest) (*CallbackResult, error) {
 	if l.Open == nil {
 		return nil, errors.New("login callback: no way to show the authorization URL (Loopback.Open is nil)")
+	}
+	if err := CheckBrowserURL(req.URL); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("login callback: %w", err)
 	}
 	if _, err := l.RedirectURI(ctx, req.RedirectURI); err != nil {
 		return nil, err

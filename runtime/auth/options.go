@@ -96,8 +96,28 @@ type Options struct {
 
 	// HTTPClient makes every request to authorization servers and metadata
 	// endpoints. Nil means a client with a 30 second timeout. Redirects are
-	// never followed for token and registration requests.
+	// never followed for token and registration requests. The handler uses
+	// a copy whose dialer refuses loopback, link-local and private addresses
+	// for a server on a public network (see PrivateServer); a Transport that
+	// is not an *http.Transport cannot be guarded that way, and then only
+	// the URLs are checked.
 	HTTPClient *http.Client
+
+	// PrivateServer reports whether the MCP server counts as being on a
+	// loopback, link-local or private network (RFC 1918, CGNAT 100.64/10,
+	// IPv6 ULA and link-local). Only then may discovery, token,
+	// registration and revocation requests reach such addresses, and the
+	// URLs in metadata name them: a server on a public network must not
+	// point the host at the user's own machine or network. Nil decides from
+	// the server URL's host: an address in those ranges, "localhost", or a
+	// name all of whose addresses are in them.
+	PrivateServer func(ctx context.Context) bool
+	// TrustedHosts are "host:port" pairs that may be reached whatever their
+	// address: the user's own choice, for example an authorization server
+	// inside the company network for a server outside it. The server URL's
+	// host and the hosts of the endpoints configured above are trusted
+	// already.
+	TrustedHosts []string
 	// RefreshSkew is how long before expiry a token is refreshed.
 	RefreshSkew time.Duration
 	// MaxStepUps bounds the authorizations run for one set of scopes after
