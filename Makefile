@@ -1,7 +1,8 @@
 # mcp-host. `make demo` sets up and runs the main job; `make test` runs the
-# whole test suite (it installs its own peers first).
+# whole test suite (it installs its own peers first); `make lint` only its
+# static checks (gofmt, go vet, staticcheck).
 
-.PHONY: build demo test deps
+.PHONY: build demo test deps lint
 
 build:
 	go build -o bin/host ./cmd/host
@@ -18,3 +19,6 @@ demo: build
 
 test:
 	bash scripts/test.sh
+
+lint:
+	bash scripts/lint.sh

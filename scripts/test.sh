@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (`make test`): installs its peers
-# (scripts/deps.sh), then gofmt, go vet and go test -race over every package
+# (scripts/deps.sh), then the static checks of scripts/lint.sh (gofmt, go vet,
+# staticcheck) and go test -race over every package
 # with E2E_REQUIRED=1, so a missing peer fails instead of skipping.
 # Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
@@ -20,16 +21,7 @@ case "$(node --version)" in
   *) echo "test: node on PATH is $(node --version), want v22.x" >&2; exit 1 ;;
 esac
 
-step "gofmt"
-unformatted=$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print | xargs -r gofmt -l)
-if [ -n "$unformatted" ]; then
-  echo "test: gofmt -l lists files that are not gofmt'd (run gofmt -w on them):" >&2
-  echo "$unformatted" >&2
-  exit 1
-fi
-
-step "go vet ./..."
-go vet ./...
+bash scripts/lint.sh
 
 # Two packages at a time: the reference machine has 2 cores.
 step "go test -race -p 2 -timeout 40m ./..."

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The static checks (`make lint`, and the first steps of `make test`):
+# gofmt, go vet and staticcheck over every package. staticcheck runs at a
+# pinned release through `go run`, so nothing needs installing; raise the
+# version on purpose, not by accident.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2 # 2026.2.2
+
+start=$SECONDS
+step() { echo "lint: $* ($((SECONDS - start))s)"; }
+
+step "gofmt"
+unformatted=$(find . \( -path './.*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -print | xargs -r gofmt -l)
+if [ -n "$unformatted" ]; then
+  echo "lint: gofmt -l lists files that are not gofmt'd (run gofmt -w on them):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+
+step "go vet ./..."
+go vet ./...
+
+step "staticcheck ./..."
+go run "$STATICCHECK" ./...
