@@ -16,6 +16,7 @@ const (
 	MethodMCPDisable   = "mcp.disable"
 	MethodMCPLogin     = "mcp.login"
 	MethodMCPLogout    = "mcp.logout"
+	MethodMCPApprove   = "mcp.approve"
 	MethodToolsList    = "tools.list"
 	MethodToolCall     = "tool.call"
 	MethodRunStart     = "run.start"

@@ -17,6 +17,7 @@ type Server interface {
 	MCPDisable(ctx context.Context, p *ServerParams) (*ServerResult, error)
 	MCPLogin(ctx context.Context, p *LoginParams) (*ServerResult, error)
 	MCPLogout(ctx context.Context, p *LogoutParams) (*ServerResult, error)
+	MCPApprove(ctx context.Context, p *ApproveParams) (*ServerResult, error)
 	ToolsList(ctx context.Context, p *ToolsListParams) (*ToolsListResult, error)
 	ToolCall(ctx context.Context, p *ToolCallParams) (*ToolCallResult, error)
 	RunStart(ctx context.Context, p *RunStartParams) (*RunStartResult, error)
@@ -79,6 +80,7 @@ func ServerHandler(s Server) Handler {
 		MethodMCPDisable:   method(MethodMCPDisable, s.MCPDisable),
 		MethodMCPLogin:     method(MethodMCPLogin, s.MCPLogin),
 		MethodMCPLogout:    method(MethodMCPLogout, s.MCPLogout),
+		MethodMCPApprove:   method(MethodMCPApprove, s.MCPApprove),
 		MethodToolsList:    method(MethodToolsList, s.ToolsList),
 		MethodToolCall:     method(MethodToolCall, s.ToolCall),
 		MethodRunStart:     method(MethodRunStart, s.RunStart),
@@ -125,6 +127,9 @@ func (s serverCaller) MCPLogin(ctx context.Context, p *LoginParams) (*ServerResu
 }
 func (s serverCaller) MCPLogout(ctx context.Context, p *LogoutParams) (*ServerResult, error) {
 	return call[ServerResult](ctx, s.c, MethodMCPLogout, p)
+}
+func (s serverCaller) MCPApprove(ctx context.Context, p *ApproveParams) (*ServerResult, error) {
+	return call[ServerResult](ctx, s.c, MethodMCPApprove, p)
 }
 func (s serverCaller) ToolsList(ctx context.Context, p *ToolsListParams) (*ToolsListResult, error) {
 	return call[ToolsListResult](ctx, s.c, MethodToolsList, p)

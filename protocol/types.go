@@ -68,6 +68,10 @@ const (
 	StateAuthRequired = "auth_required"
 	StateReady        = "ready"
 	StateError        = "error"
+	// StateApprovalRequired: a project file defines (or redefines) the
+	// server and the user has not approved this definition; it does not
+	// start until mcp.approve (see ServerStatus.Approval).
+	StateApprovalRequired = "approval_required"
 )
 
 // ServerStatus is a snapshot of one MCP server. It never holds a secret.
@@ -94,6 +98,41 @@ type ServerStatus struct {
 	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
 	// Auth describes the server's authorization, for OAuth servers.
 	Auth *AuthStatus `json:"auth,omitempty"`
+	// Approval is set for servers a project file defines.
+	Approval *ApprovalStatus `json:"approval,omitempty"`
+	// Warnings are problems that did not stop the server, such as
+	// "trust": true ignored in a project file.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// ApprovalStatus describes the approval of a server that a project file
+// defines: a cloned repository's config may name any command, so such a
+// server runs only once the user approved exactly this definition.
+type ApprovalStatus struct {
+	// Decision is "unknown" (never asked), "approved", "denied" or
+	// "changed" (an earlier definition was answered; this one was not).
+	Decision string `json:"decision"`
+	// File is the project config file that defines the server.
+	File string `json:"file"`
+	// Digest is the sha256 of the definition the answer is pinned to.
+	Digest string `json:"digest"`
+	// Fields are the definition as "name: value" lines (transport,
+	// command, args, cwd, env, url, header names), the file's literal text
+	// (${VAR} unexpanded). Untrusted text: escape it before display.
+	Fields []string `json:"fields"`
+}
+
+// ApproveParams answer the approval of a project-defined server
+// (mcp.approve). The answer is pinned to Digest, which must be the one the
+// UI showed (from ServerStatus.Approval): a definition that changed
+// meanwhile is refused.
+type ApproveParams struct {
+	ID string `json:"id"`
+	// Approve starts the server; false records a refusal (it stays off and
+	// is not asked about again until its definition changes).
+	Approve bool `json:"approve"`
+	// Digest is the definition digest the user saw.
+	Digest string `json:"digest"`
 }
 
 // AuthStatus describes a server's OAuth state. It never holds a token.

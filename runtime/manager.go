@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/session"
@@ -50,6 +51,10 @@ type ManagerOptions struct {
 	// Connecting never logs in: a server that needs a login waits in
 	// auth_required.
 	LoginUI LoginUI
+	// Approvals keeps the user's answers about servers that project files
+	// define; such a server starts only once its definition is approved.
+	// Nil remembers answers in memory for the life of the manager.
+	Approvals *approval.Store
 }
 
 // A Manager runs every configured server on its own goroutine, each with its
@@ -61,7 +66,8 @@ type Manager struct {
 	mu      sync.Mutex
 	servers map[string]*server
 	closed  bool
-	changed chan struct{} // closed and replaced on every state change
+	changed chan struct{}   // closed and replaced on every state change
+	enabled map[string]bool // SetEnabled's choices, kept across Apply
 }
 
 // NewManager returns a manager with no servers; call [Manager.Apply].
@@ -75,7 +81,10 @@ func NewManager(opts ManagerOptions) *Manager {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{opts: opts, servers: make(map[string]*server), changed: make(chan struct{})}
+	if opts.Approvals == nil {
+		opts.Approvals, _ = approval.OpenStore("")
+	}
+	return &Manager{opts: opts, servers: make(map[string]*server), changed: make(chan struct{}), enabled: make(map[string]bool)}
 }
 
 // Apply makes the running servers match entries: new servers start, removed
@@ -90,8 +99,16 @@ func (m *Manager) Apply(entries []config.ServerEntry) {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.ID] = true
+		if on, ok := m.enabled[e.ID]; ok && e.Err == nil {
+			e.Config.Enabled = &on
+		}
 		old, ok := m.servers[e.ID]
 		if ok && sameEntry(old.entry, e) {
+			// Only the warnings can differ (a file that stopped or started
+			// parsing again): say so without touching the connection.
+			if w := e.Warnings(); !reflect.DeepEqual(w, old.snapshot().Warnings) {
+				go old.update(func(st *Status) { st.Warnings = w })
+			}
 			continue
 		}
 		if ok {
@@ -104,13 +121,14 @@ func (m *Manager) Apply(entries []config.ServerEntry) {
 	for id, sv := range m.servers {
 		if !seen[id] {
 			delete(m.servers, id)
+			delete(m.enabled, id)
 			go sv.stop()
 		}
 	}
 }
 
 func sameEntry(a, b config.ServerEntry) bool {
-	return a.Source == b.Source && a.Path == b.Path && errString(a.Err) == errString(b.Err) && reflect.DeepEqual(a.Config, b.Config)
+	return a.Source == b.Source && a.Path == b.Path && a.DefinedIn == b.DefinedIn && a.DefinedPath == b.DefinedPath && errString(a.Err) == errString(b.Err) && reflect.DeepEqual(a.Config, b.Config)
 }
 
 func errString(err error) string {
@@ -165,8 +183,9 @@ func (m *Manager) Reconnect(id string) error {
 	return nil
 }
 
-// SetEnabled turns a server on or off for this process (it does not edit
-// any config file).
+// SetEnabled turns a server on or off for the life of this manager: it
+// edits no config file (`host mcp enable|disable` does), and the choice
+// survives config reloads until the server is removed from the config.
 func (m *Manager) SetEnabled(id string, enabled bool) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -174,13 +193,29 @@ func (m *Manager) SetEnabled(id string, enabled bool) error {
 	if !ok {
 		return fmt.Errorf("no server %q is configured", id)
 	}
+	m.enabled[id] = enabled
 	e := sv.entry
 	e.Config.Enabled = &enabled
+	m.replace(sv, e)
+	return nil
+}
+
+// restart starts a server afresh from its entry (after an approval).
+func (m *Manager) restart(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sv, ok := m.servers[id]; ok && !m.closed {
+		m.replace(sv, sv.entry)
+	}
+}
+
+// replace stops sv in the background and starts a server for e in its
+// place. m.mu must be held.
+func (m *Manager) replace(sv *server, e config.ServerEntry) {
 	go sv.stop()
 	nsv := newServer(m, e)
-	m.servers[id] = nsv
+	m.servers[e.ID] = nsv
 	nsv.start()
-	return nil
 }
 
 // broadcast wakes every WaitSettled.

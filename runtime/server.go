@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/session"
@@ -24,8 +25,9 @@ type server struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	kick   chan struct{} // reconnect now
-	lostc  chan error    // the session stopped answering
+	lostc  chan lostConn // a session stopped answering
 
+	deliver sync.Mutex // orders status reports (see update)
 	mu      sync.Mutex
 	status  Status
 	sess    *session.Session
@@ -35,19 +37,25 @@ type server struct {
 
 func newServer(m *Manager, e config.ServerEntry) *server {
 	ctx, cancel := context.WithCancel(context.Background())
-	sv := &server{m: m, entry: e, ctx: ctx, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), lostc: make(chan error, 1)}
+	sv := &server{m: m, entry: e, ctx: ctx, cancel: cancel, done: make(chan struct{}), kick: make(chan struct{}, 1), lostc: make(chan lostConn, 1)}
 	sv.status = Status{
 		ID:        e.ID,
 		Transport: e.Config.TransportName(),
 		Source:    e.Source,
 		Enabled:   e.Config.IsEnabled(),
 		State:     StateConnecting,
+		Warnings:  e.Warnings(),
 	}
 	switch {
 	case e.Err != nil:
 		sv.status.State, sv.status.LastError = StateError, e.Err.Error()
 	case !e.Config.IsEnabled():
 		sv.status.State = StateDisabled
+	case e.FromProject():
+		sv.status.Approval, sv.status.LastError = sv.approval()
+		if sv.status.Approval.Decision != string(approval.Approved) {
+			sv.status.State = StateApprovalRequired
+		}
 	}
 	return sv
 }
@@ -109,6 +117,9 @@ func (sv *server) run() {
 	if !e.Config.IsEnabled() {
 		sv.update(func(st *Status) { st.State = StateDisabled })
 		<-sv.ctx.Done()
+		return
+	}
+	if e.FromProject() && !sv.awaitApproval() {
 		return
 	}
 	attempts := 0
@@ -181,12 +192,19 @@ func (sv *server) run() {
 			sv.m.opts.OnToolsChanged(e.ID)
 		}
 		var lost error
+	watch:
 		select {
 		case <-sv.ctx.Done():
 		case <-s.Done():
 			lost = s.Err()
 		case <-sv.kick:
-		case lost = <-sv.lostc:
+		case l := <-sv.lostc:
+			if l.sess != s {
+				// A signal about an earlier session, sent just before it
+				// was replaced: this one is fine.
+				goto watch
+			}
+			lost = l.err
 		}
 		sv.mu.Lock()
 		sv.sess = nil
@@ -299,10 +317,18 @@ func (sv *server) lose(s *session.Session, err error) {
 	sv.mu.Unlock()
 	if current {
 		select {
-		case sv.lostc <- err:
+		case sv.lostc <- lostConn{s, err}:
 		default:
 		}
 	}
+}
+
+// lostConn says that sess stopped answering, and why. It names the
+// session so that a signal arriving after a reconnect cannot tear down the
+// new, healthy one.
+type lostConn struct {
+	sess *session.Session
+	err  error
 }
 
 // backoff returns the delay before connect attempt n (1-based): doubling

@@ -14,7 +14,25 @@ const (
 	StateAuthRequired State = "auth_required"
 	StateReady        State = "ready"
 	StateError        State = "error"
+	// StateApprovalRequired: a project file defines the server and the
+	// user has not approved this definition; it does not start.
+	StateApprovalRequired State = "approval_required"
 )
+
+// ApprovalStatus describes the approval of a server a project file
+// defines (see package approval).
+type ApprovalStatus struct {
+	// Decision is approval.Unknown, Approved, Denied or Changed.
+	Decision string `json:"decision"`
+	// File is the project file that defines the server.
+	File string `json:"file"`
+	// Digest pins the definition; mcp.approve and host mcp approve answer
+	// for this digest only.
+	Digest string `json:"digest"`
+	// Fields are the definition as "name: value" lines, the file's
+	// literal text.
+	Fields []string `json:"fields"`
+}
 
 // Status is a snapshot of one server, safe to show to a user: it never holds
 // a header value, an environment value or a token.
@@ -52,6 +70,11 @@ type Status struct {
 	AuthValidUntil time.Time `json:"auth_valid_until,omitzero"`
 	// AuthStorage names where tokens are kept.
 	AuthStorage string `json:"auth_storage,omitempty"`
+	// Approval is set for servers a project file defines.
+	Approval *ApprovalStatus `json:"approval,omitempty"`
+	// Warnings are problems that do not stop the server, such as a
+	// project's "trust": true being ignored.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (sv *server) snapshot() Status {
@@ -69,8 +92,11 @@ func (sv *server) snapshot() Status {
 	return st
 }
 
-// update changes the status under the lock and reports it.
+// update changes the status under the lock and reports it. Reports of
+// one server reach OnStatus in the order of the changes.
 func (sv *server) update(change func(*Status)) {
+	sv.deliver.Lock()
+	defer sv.deliver.Unlock()
 	sv.mu.Lock()
 	change(&sv.status)
 	sv.mu.Unlock()

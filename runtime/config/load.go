@@ -34,6 +34,10 @@ type ServerEntry struct {
 	// Err, when set, says why the entry is invalid; the server does not run
 	// and shows this error.
 	Err error
+	// Stale, when set, says that the entry is the last good one from a
+	// file that no longer parses (see [Effective.Broken]): it keeps
+	// running and shows the file's error.
+	Stale error
 }
 
 // Wrap returns err with the entry's file (or MCP_HOST_SERVERS) and server id in
@@ -57,14 +61,18 @@ func (e *ServerEntry) Trusted() bool { return e.Config.Trust && e.DefinedIn == S
 
 // Warnings are problems with the entry that do not stop the server.
 func (e *ServerEntry) Warnings() []string {
+	var w []string
 	if e.Config.Trust && !e.Trusted() {
 		where := e.DefinedPath
 		if where == "" {
 			where = "MCP_HOST_SERVERS"
 		}
-		return []string{fmt.Sprintf(`"trust": true in %s is ignored: only the global config can skip confirmations`, where)}
+		w = append(w, fmt.Sprintf(`"trust": true in %s is ignored: only the global config can skip confirmations`, where))
 	}
-	return nil
+	if e.Stale != nil {
+		w = append(w, fmt.Sprintf("running the last good definition: %v", e.Stale))
+	}
+	return w
 }
 
 // Effective is the merged configuration of every layer.
@@ -76,6 +84,12 @@ type Effective struct {
 	Errors []error
 	// Files are the config files that were read, for watching.
 	Files []string
+	// Broken maps each file that could not be read or parsed to its
+	// error; none of its servers is in Servers. A caller that reloads
+	// can keep running the servers it last loaded from such a file (see
+	// [ServerEntry.Stale]), so that saving a half-written file does not
+	// close them.
+	Broken map[string]error
 }
 
 // LoadOptions says where the layers are.
@@ -111,7 +125,7 @@ func Load(opts LoadOptions) (*Effective, error) {
 	layer := func(source, where string, data []byte) {
 		raw, err := decodeServers(where, data, source == SourceEnv)
 		if err != nil {
-			eff.Errors = append(eff.Errors, err)
+			eff.broken(where, err)
 			return
 		}
 		for id, msg := range raw {
@@ -155,7 +169,7 @@ func Load(opts LoadOptions) (*Effective, error) {
 		}
 		eff.Files = append(eff.Files, l.path)
 		if err != nil {
-			eff.Errors = append(eff.Errors, fmt.Errorf("config %s: %w", l.path, err))
+			eff.broken(l.path, fmt.Errorf("config %s: %w", l.path, err))
 			continue
 		}
 		layer(l.source, l.path, data)
@@ -168,6 +182,15 @@ func Load(opts LoadOptions) (*Effective, error) {
 	}
 	sort.Slice(eff.Servers, func(i, j int) bool { return eff.Servers[i].ID < eff.Servers[j].ID })
 	return eff, nil
+}
+
+// broken records a file-level problem.
+func (eff *Effective) broken(where string, err error) {
+	eff.Errors = append(eff.Errors, err)
+	if eff.Broken == nil {
+		eff.Broken = map[string]error{}
+	}
+	eff.Broken[where] = err
 }
 
 // isEnabledOverride reports whether an entry sets nothing but "enabled".

@@ -35,7 +35,8 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	}
 	gopts := permission.Options{
 		Deny: s.opts.Deny, Allow: s.opts.Allow, Store: store,
-		Trusted:        s.trusted,
+		Trusted:        s.m.Trusted,
+		Identity:       s.m.Identity,
 		ConfirmTimeout: s.opts.ConfirmTimeout,
 		Warn:           func(msg string) { s.logUI("warn", "", msg) },
 	}
@@ -76,13 +77,6 @@ func (s *service) localTools(ctx context.Context) []core.Tool {
 		return nil
 	}
 	return s.opts.Local(ctx, s.m)
-}
-
-func (s *service) trusted(server string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.entries[server]
-	return ok && e.Config.Trust
 }
 
 func (s *service) logUI(level, server, msg string) {
@@ -378,4 +372,19 @@ func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	return &mcp.ElicitResult{Action: res.Action, Content: res.Content}, nil
+}
+
+// MCPApprove records the user's answer about a server a project file
+// defines, pinned to the digest the UI showed.
+func (s *service) MCPApprove(ctx context.Context, p *protocol.ApproveParams) (*protocol.ServerResult, error) {
+	if p.Digest == "" {
+		return nil, protocol.Errorf(protocol.CodeInvalidParams, "mcp.approve: digest is required: send the approval.digest of the status the user saw")
+	}
+	if _, err := s.status(p.ID); err != nil {
+		return nil, err
+	}
+	if err := s.m.Approve(p.ID, p.Approve, p.Digest); err != nil {
+		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	}
+	return s.serverResult(p.ID)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sort"
 	"sync"
 	"time"
 
@@ -209,6 +210,23 @@ func (s *service) reload() {
 		}
 	}
 	s.mu.Lock()
+	// A file saved half-written must not close the servers it defined:
+	// they keep their last good definition and show the file's error.
+	for id, prev := range s.entries {
+		berr := eff.Broken[prev.Path]
+		if berr == nil {
+			berr = eff.Broken[prev.DefinedPath]
+		}
+		if berr != nil && prev.Path != "" {
+			prev.Stale = berr
+			entries[id] = prev
+		}
+	}
+	servers := make([]config.ServerEntry, 0, len(entries))
+	for _, e := range entries {
+		servers = append(servers, e)
+	}
+	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })
 	var removed []string
 	for id := range s.entries {
 		if _, ok := entries[id]; !ok {
@@ -221,7 +239,7 @@ func (s *service) reload() {
 	for _, p := range problems {
 		s.log.Warn("config problem", "problem", p)
 	}
-	s.m.Apply(eff.Servers)
+	s.m.Apply(servers)
 	if ready {
 		for _, id := range removed {
 			p := &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: id}, Removed: true}

@@ -20,6 +20,10 @@ func wireStatus(st runtime.Status) protocol.ServerStatus {
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
 	}
+	if a := st.Approval; a != nil {
+		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
+	}
+	out.Warnings = st.Warnings
 	if st.Auth != "" || st.AuthLoggedIn {
 		out.Auth = &protocol.AuthStatus{LoggedIn: st.AuthLoggedIn, ValidUntil: st.AuthValidUntil, Detail: st.Auth, Storage: st.AuthStorage}
 	}

@@ -1,0 +1,93 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/mcp-host/mcp-host/runtime/approval"
+	"github.com/mcp-host/mcp-host/runtime/permission"
+)
+
+// approval looks up the user's answer about the server's project
+// definition and says what it means for the user.
+func (sv *server) approval() (*ApprovalStatus, string) {
+	e := &sv.entry
+	def := e.Definition()
+	st := &ApprovalStatus{File: e.DefinedPath, Digest: def.Digest(), Fields: def.Summary()}
+	dec := sv.m.opts.Approvals.Lookup(e.DefinedPath, e.ID, st.Digest)
+	st.Decision = string(dec)
+	how := fmt.Sprintf("approve it with `host mcp approve %s` or from the UI", e.ID)
+	switch dec {
+	case approval.Approved:
+		return st, ""
+	case approval.Denied:
+		return st, fmt.Sprintf("not started: you denied this server from %s; %s", e.DefinedPath, how)
+	case approval.Changed:
+		return st, fmt.Sprintf("not started: its definition in %s changed since you answered; %s", e.DefinedPath, how)
+	}
+	return st, fmt.Sprintf("not started: %s defines this server and you have not approved it; %s", e.DefinedPath, how)
+}
+
+// awaitApproval holds a project-defined server until the user approved its
+// definition. It reports false when the server is stopped meanwhile.
+func (sv *server) awaitApproval() bool {
+	for {
+		st, msg := sv.approval()
+		if st.Decision == string(approval.Approved) {
+			sv.update(func(s *Status) { s.Approval, s.LastError = st, "" })
+			return true
+		}
+		sv.update(func(s *Status) { s.State, s.Approval, s.LastError = StateApprovalRequired, st, msg })
+		if !sv.wait(0) {
+			return false
+		}
+	}
+}
+
+// Approve records the user's answer about a server a project file defines,
+// pinned to digest (the definition the user was shown; "" means the
+// current one, for callers that showed it just now). An approved server
+// starts; a denied one stops and stays off until its definition changes or
+// the user approves it.
+func (m *Manager) Approve(id string, approve bool, digest string) error {
+	sv, err := m.server(id)
+	if err != nil {
+		return err
+	}
+	e := sv.entry
+	if !e.FromProject() {
+		return fmt.Errorf("server %q is defined by the %s config, not a project file: there is nothing to approve", id, e.DefinedIn)
+	}
+	current := e.Definition().Digest()
+	if digest != "" && digest != current {
+		return fmt.Errorf("server %q: its definition in %s changed since it was shown (digest %.12s…, now %.12s…); look at it again", id, e.DefinedPath, digest, current)
+	}
+	store := m.opts.Approvals
+	if approve {
+		err = store.Approve(e.DefinedPath, id, current)
+	} else {
+		err = store.Deny(e.DefinedPath, id, current)
+	}
+	if err != nil {
+		return fmt.Errorf("server %q: %w", id, err)
+	}
+	m.restart(id)
+	return nil
+}
+
+// Trusted reports "trust": true from the user's global config for id.
+func (m *Manager) Trusted(id string) bool {
+	sv, err := m.server(id)
+	return err == nil && sv.entry.Trusted()
+}
+
+// Identity says who id stands for, for the permission gate: a fingerprint
+// of the server's URL or command line (as written in the config), and
+// whether the user's own configuration defines it.
+func (m *Manager) Identity(id string) permission.Identity {
+	sv, err := m.server(id)
+	if err != nil {
+		return permission.Identity{Key: "unknown"}
+	}
+	c := &sv.entry.Config
+	return permission.Identity{Key: permission.IdentityKey(c.URL, c.Command, c.Args), Vouched: !sv.entry.FromProject()}
+}
