@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 func (m *Model) openAsk(a askMsg) {
@@ -142,15 +143,23 @@ func (m *Model) askView() string {
 		}
 		b.WriteString("[y]es, open the login page   [n]o")
 	case a.confirm != nil:
-		c := a.confirm
-		t := c.Tool
-		fmt.Fprintf(&b, "Allow %s/%s?", t.Server, t.Tool)
-		if t.Title != "" {
-			fmt.Fprintf(&b, "  (%s)", t.Title)
-		}
-		b.WriteString("\n")
+		// The host's own record of the call first; what the server says
+		// about the tool after it, labelled as its claim.
+		t := a.confirm.Tool
+		fmt.Fprintf(&b, "Allow %s/%s?\n", t.Server, t.Tool)
+		fmt.Fprintf(&b, "server %s · tool %s · public name %s\n", t.Server, t.Tool, t.PublicName)
 		if t.Changed {
 			b.WriteString(styleWarn.Render("This tool's definition CHANGED since you always allowed it.") + "\n")
+		}
+		var claims []string
+		if t.Title != "" && t.Title != t.Tool {
+			claims = append(claims, fmt.Sprintf("title %q", t.Title))
+		}
+		if h := hints(t.Annotations); h != "" {
+			claims = append(claims, "hints: "+h)
+		}
+		if len(claims) > 0 {
+			b.WriteString(styleDim.Render("claimed by the server, untrusted: "+strings.Join(claims, "; ")) + "\n")
 		}
 		args := t.Arguments
 		if lines := strings.Split(args, "\n"); len(lines) > 10 {
@@ -159,21 +168,6 @@ func (m *Model) askView() string {
 		b.WriteString("arguments: " + args + "\n")
 		if t.ArgumentsTruncated {
 			b.WriteString("(arguments cut for display)\n")
-		}
-		if an := t.Annotations; an != nil {
-			var hints []string
-			if an.ReadOnlyHint {
-				hints = append(hints, "read-only")
-			}
-			if an.DestructiveHint != nil && *an.DestructiveHint {
-				hints = append(hints, "destructive")
-			}
-			if an.OpenWorldHint != nil && *an.OpenWorldHint {
-				hints = append(hints, "open world")
-			}
-			if len(hints) > 0 {
-				b.WriteString(styleDim.Render("hints (claimed by the server, untrusted): "+strings.Join(hints, ", ")) + "\n")
-			}
 		}
 		b.WriteString("[o]nce  always this [t]ool  always this [s]erver  [d]eny  deny with [r]eason")
 		if m.askStage == "reason" {
@@ -185,6 +179,24 @@ func (m *Model) askView() string {
 		fmt.Fprintf(&b, "%s asks: %s\n(Esc declines)", a.elicit.Server, a.elicit.Message)
 	}
 	return styleBox.Render(b.String())
+}
+
+// hints lists the hints a server claims about a tool.
+func hints(an *protocol.Annotations) string {
+	if an == nil {
+		return ""
+	}
+	var h []string
+	if an.ReadOnlyHint {
+		h = append(h, "read-only")
+	}
+	if an.DestructiveHint != nil && *an.DestructiveHint {
+		h = append(h, "destructive")
+	}
+	if an.OpenWorldHint != nil && *an.OpenWorldHint {
+		h = append(h, "open world")
+	}
+	return strings.Join(h, ", ")
 }
 
 func newElicitForm(schema json.RawMessage) *elicitForm {
@@ -215,14 +227,14 @@ func newElicitForm(schema json.RawMessage) *elicitForm {
 		if desc == "" {
 			desc = p.Description
 		}
-		f.fields = append(f.fields, elicitField{name: n, typ: p.Type, desc: desc})
+		f.fields = append(f.fields, elicitField{name: n, label: termsafe.LineMax(n, 60), typ: p.Type, desc: termsafe.LineMax(desc, 200)})
 	}
 	return f
 }
 
 func (f *elicitForm) placeholder() string {
 	fd := f.fields[f.i]
-	return fmt.Sprintf("%s (%s) %s", fd.name, fd.typ, fd.desc)
+	return fmt.Sprintf("%s (%s) %s", fd.label, fd.typ, fd.desc)
 }
 
 func (f *elicitForm) set(text string) error {
@@ -231,19 +243,19 @@ func (f *elicitForm) set(text string) error {
 	case "number":
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil {
-			return fmt.Errorf("%s: want a number", fd.name)
+			return fmt.Errorf("%s: want a number", fd.label)
 		}
 		f.values[fd.name] = v
 	case "integer":
 		v, err := strconv.Atoi(text)
 		if err != nil {
-			return fmt.Errorf("%s: want an integer", fd.name)
+			return fmt.Errorf("%s: want an integer", fd.label)
 		}
 		f.values[fd.name] = v
 	case "boolean":
 		v, err := strconv.ParseBool(text)
 		if err != nil {
-			return fmt.Errorf("%s: want true or false", fd.name)
+			return fmt.Errorf("%s: want true or false", fd.label)
 		}
 		f.values[fd.name] = v
 	default:

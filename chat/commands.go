@@ -72,6 +72,7 @@ func (m *Model) submit(text string) tea.Cmd {
 			if err != nil {
 				return "", err
 			}
+			cleanDetail(&g.Server)
 			return renderDetail(g.Server), nil
 		})
 	case "/tools":
@@ -79,6 +80,9 @@ func (m *Model) submit(text string) tea.Cmd {
 			l, err := m.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: arg})
 			if err != nil {
 				return "", err
+			}
+			for i := range l.Tools {
+				cleanTool(&l.Tools[i])
 			}
 			return renderTools(l), nil
 		})
@@ -92,6 +96,7 @@ func (m *Model) submit(text string) tea.Cmd {
 			if err != nil {
 				return "", err
 			}
+			cleanStatus(&r.Server)
 			return fmt.Sprintf("%s: logged in (%s)", arg, authText(r.Server)), nil
 		})
 	case "/logout":

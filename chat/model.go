@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 var (
@@ -56,7 +57,9 @@ type elicitForm struct {
 	values map[string]any
 }
 
-type elicitField struct{ name, typ, desc string }
+// elicitField is one property of an elicitation schema: name is the key
+// of the answer, as the server sent it; label and desc are for the screen.
+type elicitField struct{ name, label, typ, desc string }
 
 // NewModel returns the chat model talking to rt.
 func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
@@ -69,12 +72,13 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 	sp.Spinner = spinner.MiniDot
 	m := &Model{rt: rt, input: in, spin: sp, servers: map[string]protocol.ServerStatus{}, waiting: map[string]string{}, width: 100, height: 30}
 	if init != nil {
-		m.model = init.Capabilities.Model
+		m.model = line(init.Capabilities.Model)
 		for _, st := range init.Servers {
+			cleanStatus(&st)
 			m.servers[st.ID] = st
 		}
 		for _, p := range init.Problems {
-			m.addLine(styleWarn.Render("config: " + p))
+			m.addLine(styleWarn.Render("config: " + line(p)))
 		}
 		if !init.Capabilities.Runs {
 			m.addLine(styleWarn.Render("No model is configured: prompts will fail. Start with --model NAME (OpenAI-compatible) or --script FILE."))
@@ -97,9 +101,15 @@ func (m *Model) addLine(s string) {
 // flushStream moves a streamed answer into the transcript.
 func (m *Model) flushStream() {
 	if m.stream != "" {
-		m.out = append(m.out, m.stream)
+		m.out = append(m.out, m.streamText())
 		m.stream = ""
 	}
+}
+
+// streamText is the answer streamed so far, safe to show. It is cleaned
+// whole, not delta by delta: an escape sequence may span two deltas.
+func (m *Model) streamText() string {
+	return termsafe.Sanitize(m.stream, termsafe.Options{MultiLine: true, Max: -1})
 }
 
 // results of runtime calls, delivered as messages.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // mcpTable renders the live /mcp view.
@@ -51,7 +52,7 @@ func (m *Model) View() string {
 		return foot
 	}
 	// The answer in progress: its last lines, above the footer.
-	lines := strings.Split(m.stream, "\n")
+	lines := strings.Split(m.streamText(), "\n")
 	if room := m.height/2 - 1; room > 0 && len(lines) > room {
 		lines = lines[len(lines)-room:]
 	}
@@ -120,18 +121,15 @@ func origin(c *protocol.ToolCallInfo) string {
 	return c.PublicName
 }
 
+// compact shows a tool call's raw arguments on one line of at most 200
+// runes.
 func compact(raw json.RawMessage) string {
 	s := strings.Join(strings.Fields(string(raw)), " ")
 	return truncate(s, 200)
 }
 
-func truncate(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > n {
-		return s[:n-1] + "…"
-	}
-	return s
-}
+// truncate renders s as one terminal-safe line of at most n runes.
+func truncate(s string, n int) string { return termsafe.LineMax(s, n) }
 
 func resultText(r protocol.ToolResult) string {
 	var parts []string
@@ -152,7 +150,7 @@ func describeErr(err error) string {
 		perr = e
 	}
 	if perr == nil {
-		return "error: " + err.Error()
+		return "error: " + line(err.Error())
 	}
 	names := map[int64]string{
 		protocol.CodeUnknownServer: "unknown server", protocol.CodeNotReady: "not ready", protocol.CodeDenied: "denied",
@@ -163,5 +161,5 @@ func describeErr(err error) string {
 	if name == "" {
 		name = "error " + strconv.FormatInt(perr.Code, 10)
 	}
-	return name + ": " + perr.Message
+	return name + ": " + line(perr.Message)
 }
