@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -12,8 +11,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-
-	"golang.org/x/oauth2"
 )
 
 // Authorize implements auth.OAuthHandler. It is called with a request the
@@ -116,144 +113,7 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 		return &LoginRequiredError{ServerID: h.opts.ServerID, Reason: reason}
 	}
 
-	var stored *Client
-	preferred := ""
-	if rec.Client != nil {
-		preferred = rec.Client.RedirectURI
-		stored = rec.Client
-	}
-	redirectURI, err := prompter.RedirectURI(ctx, preferred)
-	if err != nil {
-		return fmt.Errorf("server %s: login: %w", h.opts.ServerID, err)
-	}
-	cl, err := h.client(ctx, d, stored, redirectURI)
-	if err != nil {
-		return err
-	}
-	if cl.Kind == ClientDynamic && cl != stored {
-		// Keep the registration even if the login fails, so a retry reuses it.
-		rec.Client = cl
-		if !sameIssuer {
-			rec.Token, rec.Scopes, rec.Issuer = nil, nil, d.issuer
-		}
-		if err := h.save(ctx, rec); err != nil {
-			return err
-		}
-	}
-
-	verifier := oauth2.GenerateVerifier()
-	state := randomString()
-	q := url.Values{
-		"response_type":         {"code"},
-		"client_id":             {cl.ClientID},
-		"redirect_uri":          {redirectURI},
-		"state":                 {state},
-		"code_challenge":        {oauth2.S256ChallengeFromVerifier(verifier)},
-		"code_challenge_method": {"S256"},
-	}
-	if len(scopes) > 0 {
-		q.Set("scope", strings.Join(scopes, " "))
-	}
-	if d.resource != "" {
-		q.Set("resource", d.resource)
-	}
-	authURL, err := addQuery(d.authorizationURL, q)
-	if err != nil {
-		return fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)
-	}
-	if err := CheckBrowserURL(authURL); err != nil {
-		return fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)
-	}
-	h.log.Debug("login", "server", h.opts.ServerID, "issuer", d.issuer, "scope", q.Get("scope"))
-	res, err := prompter.Login(ctx, &LoginRequest{
-		ServerID:    h.opts.ServerID,
-		URL:         authURL,
-		RedirectURI: redirectURI,
-		State:       state,
-		Issuer:      d.issuer,
-	})
-	if err != nil {
-		return fmt.Errorf("server %s: login: %w", h.opts.ServerID, err)
-	}
-	if err := h.checkCallback(d, res, state); err != nil {
-		return err
-	}
-
-	form := url.Values{
-		"grant_type":    {"authorization_code"},
-		"code":          {res.Code},
-		"redirect_uri":  {redirectURI},
-		"code_verifier": {verifier},
-	}
-	if d.resource != "" {
-		form.Set("resource", d.resource)
-	}
-	keys := &Record{DPoPKey: h.record().DPoPKey}
-	var dp *Record
-	if bound {
-		dp = keys
-	}
-	tr, err := h.tokenRequest(ctx, d.tokenURL, cl, form, dp)
-	if err != nil {
-		var oe *OAuthError
-		if errors.As(err, &oe) && oe.rejected() && oe.Code == "invalid_client" && cl.Kind == ClientDynamic {
-			rec := h.record()
-			if rec.Client != nil && rec.Client.ClientID == cl.ClientID {
-				rec.Client = nil
-				if serr := h.save(ctx, rec); serr != nil {
-					h.log.Debug("evicting registration", "server", h.opts.ServerID, "err", serr)
-				}
-			}
-			h.setReason("registration rejected")
-			return fmt.Errorf("server %s: authorization server %s rejected the client registration (it is forgotten; the next login registers again): %w", h.opts.ServerID, d.issuer, err)
-		}
-		return fmt.Errorf("server %s: exchanging authorization code: %w", h.opts.ServerID, err)
-	}
-	granted := tr.scopes
-	if granted == nil {
-		granted = scopes
-	}
-	nrec := &Record{
-		Issuer:   d.issuer,
-		Resource: d.resource,
-		TokenURL: d.tokenURL,
-		Token:    &tr.token,
-		Client:   cl,
-		Scopes:   granted,
-		DPoPKey:  keys.DPoPKey,
-	}
-	if err := h.save(ctx, nrec); err != nil {
-		return err
-	}
-	h.setReason("")
-	return nil
-}
-
-// checkCallback validates the redirect: error, state, RFC 9207 iss and code.
-func (h *Handler) checkCallback(d *discovered, res *CallbackResult, state string) error {
-	if res == nil {
-		return fmt.Errorf("server %s: login returned no result", h.opts.ServerID)
-	}
-	if subtle.ConstantTimeCompare([]byte(res.State), []byte(state)) != 1 {
-		return fmt.Errorf("server %s: authorization response has the wrong state; ignoring it", h.opts.ServerID)
-	}
-	issuer := d.issuer
-	if d.meta != nil {
-		issuer = d.meta.Issuer
-	}
-	switch {
-	case res.Iss != "" && res.Iss != issuer:
-		return fmt.Errorf("server %s: authorization response comes from issuer %q, not %q (RFC 9207); ignoring it", h.opts.ServerID, res.Iss, issuer)
-	case res.Iss == "" && d.meta != nil && d.meta.issAdvertised:
-		return fmt.Errorf("server %s: authorization response lacks the iss parameter that %s promises (RFC 9207); ignoring it", h.opts.ServerID, issuer)
-	}
-	if res.Error != "" {
-		return fmt.Errorf("server %s: %w", h.opts.ServerID, &OAuthError{Endpoint: "authorization", Code: printable(res.Error, 64), Description: printable(res.ErrorDescription, 200)})
-	}
-	if res.Code == "" {
-		return fmt.Errorf("server %s: authorization response has no code", h.opts.ServerID)
-	}
-	return nil
+	return h.interactiveLogin(ctx, d, prompter, rec, scopes, bound)
 }
 
 // selectScopes picks the scopes to request: the challenge's, else the

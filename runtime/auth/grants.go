@@ -115,6 +115,9 @@ func (h *Handler) grantToken(ctx context.Context, d *discovered, scopes []string
 	}
 	h.recovered()
 	rec.Issuer, rec.Resource, rec.TokenURL = d.issuer, d.resource, d.tokenURL
+	if d.meta != nil {
+		rec.RevocationURL = d.meta.RevocationEndpoint
+	}
 	rec.Token, rec.Client = &tr.token, cl
 	rec.Scopes = tr.scopes
 	if rec.Scopes == nil {

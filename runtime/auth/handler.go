@@ -210,32 +210,6 @@ func (h *Handler) LoginWith(ctx context.Context, p LoginPrompter) error {
 	return h.serialize(ctx, func() error { return h.authorizeWith(ctx, challenge{}, "", false, p) })
 }
 
-// Logout forgets the token; forgetClient forgets the client registration too.
-func (h *Handler) Logout(ctx context.Context, forgetClient bool) error {
-	if err := h.load(ctx); err != nil {
-		return err
-	}
-	return h.serialize(ctx, func() error {
-		rec := h.record()
-		rec.Token, rec.Scopes = nil, nil
-		if forgetClient {
-			rec.Client = nil
-		}
-		if rec.Client == nil {
-			if err := h.opts.Store.Delete(ctx, h.key); err != nil {
-				return fmt.Errorf("server %s: deleting credentials: %w", h.opts.ServerID, err)
-			}
-			h.mu.Lock()
-			h.rec = &Record{}
-			h.mu.Unlock()
-		} else if err := h.save(ctx, rec); err != nil {
-			return err
-		}
-		h.setReason("logged out")
-		return nil
-	})
-}
-
 // Status describes a handler's credentials without revealing any secret.
 type Status struct {
 	LoggedIn  bool

@@ -34,10 +34,13 @@ type testAS struct {
 	refreshError   string // error code for refresh_token grants only
 	expiresIn      int
 	noRefreshToken bool
-	clientSecret   string // returned by registration; "" = public client
-	noMeta         bool   // serve no metadata document
-	name           string // prefix of issued client ids
-	dpopNonce      string // if set, token requests need a DPoP proof with it
+	clientSecret   string          // returned by registration; "" = public client
+	noMeta         bool            // serve no metadata document
+	name           string          // prefix of issued client ids
+	dpopNonce      string          // if set, token requests need a DPoP proof with it
+	registerStatus int             // if set, registration answers this status
+	deadClients    map[string]bool // client ids the token endpoint calls invalid_client
+	revokeStatus   int             // if set, revocation answers this status
 	// tokenHook, if set, answers token requests it returns true for. It
 	// runs without mu held, so it may block.
 	tokenHook func(w http.ResponseWriter, r *http.Request) bool
@@ -50,6 +53,8 @@ type testAS struct {
 	tokenAuth     []string // Authorization header of token requests
 	dpopProofs    []string // DPoP header of token requests
 	issued        int
+	revocations   []url.Values
+	revokeAuth    []string
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -149,6 +154,10 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 		red.RawQuery = rq.Encode()
 		http.Redirect(w, r, red.String(), http.StatusFound)
 	case "/register":
+		if as.registerStatus != 0 {
+			w.WriteHeader(as.registerStatus)
+			return
+		}
 		as.registrations++
 		var body map[string]any
 		_ = json.NewDecoder(r.Body).Decode(&body)
@@ -192,6 +201,12 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
+		if id := r.PostForm.Get("client_id"); as.deadClients[id] || as.deadClients[basicUser(r.Header.Get("Authorization"))] {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_ = json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client"})
+			return
+		}
 		if r.PostForm.Get("grant_type") == "refresh_token" && as.refreshError != "" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
@@ -215,6 +230,13 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(resp)
+	case "/revoke":
+		_ = r.ParseForm()
+		as.revocations = append(as.revocations, r.PostForm)
+		as.revokeAuth = append(as.revokeAuth, r.Header.Get("Authorization"))
+		if as.revokeStatus != 0 {
+			w.WriteHeader(as.revokeStatus)
+		}
 	default:
 		http.NotFound(w, r)
 	}

@@ -134,6 +134,13 @@ type Options struct {
 // shows the authorization URL (after asking for consent, in a browser, or by
 // printing it) and returns what the authorization server sent to the redirect
 // URI. The handler never opens a browser itself.
+//
+// A prompter that implements io.Closer is closed when a login ends, however
+// it ends (declined, failed before Login, failed, succeeded), so that what
+// RedirectURI set up (a bound callback listener) never outlives the login;
+// it must be usable for another login afterwards, as [Loopback] is. A
+// prompter that implements [Consenter] is asked before anything happens at
+// the authorization server.
 type LoginPrompter interface {
 	// RedirectURI returns the redirect URI the next Login will receive on.
 	// preferred is the URI used last time for this server (empty the first
@@ -144,6 +151,19 @@ type LoginPrompter interface {
 	// returns the parameters of the redirect as received: the handler checks
 	// state and iss itself.
 	Login(ctx context.Context, req *LoginRequest) (*CallbackResult, error)
+}
+
+// A Consenter is a [LoginPrompter] that asks the user before a login
+// starts. The handler calls Consent before anything happens for the login
+// at the authorization server (in particular before a dynamic client
+// registration), and Login afterwards shows the URL without asking again. A
+// prompter that is not a Consenter has to ask inside Login, after the
+// registration.
+type Consenter interface {
+	// Consent asks whether to log in to req.ServerID at req.Issuer; only
+	// those two fields are set. It returns false when the user declines;
+	// the login then fails with an error matching ErrLoginDeclined.
+	Consent(ctx context.Context, req *LoginRequest) (bool, error)
 }
 
 // LoginRequest describes one login for a [LoginPrompter].
@@ -208,6 +228,9 @@ type Record struct {
 	Client *Client `json:"client,omitempty"`
 	// Scopes are the scopes granted with Token.
 	Scopes []string `json:"scopes,omitempty"`
+	// RevocationURL is the authorization server's RFC 7009 revocation
+	// endpoint, where its metadata advertised one at login.
+	RevocationURL string `json:"revocation_url,omitempty"`
 	// DPoPKey is the private JWK a DPoP-bound Token is bound to.
 	DPoPKey string `json:"dpop_key,omitempty"`
 }
@@ -242,6 +265,10 @@ type Client struct {
 	RedirectURI string `json:"redirect_uri,omitempty"`
 	// SecretExpiresAt is when the client secret expires; zero means never.
 	SecretExpiresAt time.Time `json:"secret_expires_at,omitzero"`
+	// Confirmed says a token was obtained with this registration. A
+	// dynamic registration that is not confirmed is dropped when a login
+	// with it fails.
+	Confirmed bool `json:"confirmed,omitempty"`
 }
 
 func (r *Record) clone() *Record {

@@ -162,6 +162,7 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 		rec.Scopes = tr.scopes
 	}
 	rec.TokenURL = tokenURL
+	rec.Client.Confirmed = true
 	h.recovered()
 	if err := h.save(ctx, rec); err != nil {
 		return err

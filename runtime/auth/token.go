@@ -40,23 +40,9 @@ type tokenResponse struct {
 // secret.
 func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client, form url.Values, dp *Record) (*tokenResponse, error) {
 	form = cloneValues(form)
-	var basic string
-	switch cl.AuthMethod {
-	case AuthMethodBasic:
-		basic = base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(cl.ClientID) + ":" + url.QueryEscape(cl.ClientSecret)))
-	case AuthMethodPost:
-		form.Set("client_id", cl.ClientID)
-		form.Set("client_secret", cl.ClientSecret)
-	case AuthMethodPrivateKeyJWT:
-		assertion, err := h.clientAssertion(cl)
-		if err != nil {
-			return nil, err
-		}
-		form.Set("client_id", cl.ClientID)
-		form.Set("client_assertion_type", clientAssertionType)
-		form.Set("client_assertion", assertion)
-	default:
-		form.Set("client_id", cl.ClientID)
+	basic, err := h.authenticate(cl, form)
+	if err != nil {
+		return nil, err
 	}
 	var key jwk.Key
 	if dp != nil {
@@ -145,6 +131,30 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		tr.scopes = strings.Fields(*raw.Scope)
 	}
 	return tr, nil
+}
+
+// authenticate adds the client's authentication for its token endpoint
+// auth method to form, and returns the credentials for an "Authorization:
+// Basic" header when the method takes one.
+func (h *Handler) authenticate(cl *Client, form url.Values) (basic string, err error) {
+	switch cl.AuthMethod {
+	case AuthMethodBasic:
+		return base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(cl.ClientID) + ":" + url.QueryEscape(cl.ClientSecret))), nil
+	case AuthMethodPost:
+		form.Set("client_id", cl.ClientID)
+		form.Set("client_secret", cl.ClientSecret)
+	case AuthMethodPrivateKeyJWT:
+		assertion, err := h.clientAssertion(cl)
+		if err != nil {
+			return "", err
+		}
+		form.Set("client_id", cl.ClientID)
+		form.Set("client_assertion_type", clientAssertionType)
+		form.Set("client_assertion", assertion)
+	default:
+		form.Set("client_id", cl.ClientID)
+	}
+	return "", nil
 }
 
 func parseExpiresIn(raw json.RawMessage) int64 {
