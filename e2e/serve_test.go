@@ -170,9 +170,16 @@ func (h *servedHost) answers(t *testing.T) map[string][]int64 {
 
 func startServe(t *testing.T, env []string, args ...string) *servedHost {
 	t.Helper()
+	return startServeIn(t, t.TempDir(), env, args...)
+}
+
+// startServeIn starts `host serve` with dir as its working directory (so
+// dir/.mcp-host/config.json is its project layer).
+func startServeIn(t *testing.T, dir string, env []string, args ...string) *servedHost {
+	t.Helper()
 	bin := buildHost(t)
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
-	cmd.Dir = t.TempDir()
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-host/mcp-host/runtime/approval"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
@@ -88,6 +89,36 @@ func (m *Manager) Identity(id string) permission.Identity {
 	if err != nil {
 		return permission.Identity{Key: "unknown"}
 	}
-	c := &sv.entry.Config
-	return permission.Identity{Key: permission.IdentityKey(c.URL, c.Command, c.Args), Vouched: !sv.entry.FromProject()}
+	return IdentityOf(sv.entry)
+}
+
+// IdentityOf is the permission identity of a config entry: a fingerprint
+// of its URL or command line as written, vouched for unless a project file
+// defines it.
+func IdentityOf(e config.ServerEntry) permission.Identity {
+	c := &e.Config
+	return permission.Identity{Key: permission.IdentityKey(c.URL, c.Command, c.Args), Vouched: !e.FromProject()}
+}
+
+// RecheckApprovals restarts the project-defined servers whose approval
+// changed since they last looked (another process answered, or the
+// approvals file was edited).
+func (m *Manager) RecheckApprovals() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	for _, sv := range m.servers {
+		if !sv.entry.FromProject() || sv.entry.Err != nil || !sv.entry.Config.IsEnabled() {
+			continue
+		}
+		now, _ := sv.approval()
+		sv.mu.Lock()
+		was := sv.status.Approval
+		sv.mu.Unlock()
+		if was == nil || was.Decision != now.Decision {
+			m.replace(sv, sv.entry)
+		}
+	}
 }

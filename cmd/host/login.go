@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcp-host/mcp-host/runtime/approval"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,33 @@ func (c *cli) managerOptions() runtime.ManagerOptions {
 	if c.store != nil {
 		o.AuthStore, o.AuthStorage = c.store, c.store.Describe()
 	}
+	o.Approvals = c.approvals()
 	return o
+}
+
+// approvals opens the user's approvals of project-defined servers once.
+// An unreadable file is a warning: nothing is approved then, and project
+// servers do not start.
+func (c *cli) approvals() *approval.Store {
+	if c.approvalStore == nil {
+		s, err := openApprovals(c.global)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "warning: %v (project servers stay unapproved)\n", err)
+		}
+		c.approvalStore = s
+	}
+	return c.approvalStore
+}
+
+// openApprovals opens approvals.json next to the global config; on error
+// it returns the error and an empty in-memory store.
+func openApprovals(globalConfig string) (*approval.Store, error) {
+	s, err := approval.OpenStore(approval.DefaultPath(globalConfig))
+	if err != nil {
+		mem, _ := approval.OpenStore("")
+		return mem, err
+	}
+	return s, nil
 }
 
 // terminalLoginUI asks on the terminal and opens the system browser.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
@@ -26,6 +27,8 @@ type cli struct {
 	in       *bufio.Reader // stdin, once something reads it
 	store    *tokenstore.Store
 	storeErr error
+
+	approvalStore *approval.Store
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -53,6 +56,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"import":  c.importServers,
 		"login":   c.login,
 		"logout":  c.logout,
+		"approve": func(a []string) int { return c.approve(a, true) },
+		"deny":    func(a []string) int { return c.approve(a, false) },
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -158,6 +163,8 @@ func exitFor(st runtime.Status) int {
 		return exitOK
 	case runtime.StateAuthRequired:
 		return exitAuthRequired
+	case runtime.StateApprovalRequired:
+		return exitDenied
 	}
 	return exitFailure
 }

@@ -111,6 +111,7 @@ func (s serverTool) CallTool(ctx context.Context, tool string, args any) (*mcp.C
 func (c *cli) callGate(e config.ServerEntry, yes bool) (*permission.Gate, error) {
 	opts := permission.Options{
 		Trusted:        func(string) bool { return e.Trusted() },
+		Identity:       func(string) permission.Identity { return runtime.IdentityOf(e) },
 		NonInteractive: permission.PolicyRulesOnly,
 		Warn:           func(msg string) { fmt.Fprintf(c.stderr, "warning: %s\n", msg) },
 	}

@@ -32,6 +32,10 @@ func (c *cli) list(args []string) int {
 		Target    string   `json:"target"`
 		Headers   []string `json:"header_names,omitempty"`
 		Error     string   `json:"error,omitempty"`
+		// Approval is set for servers a project file defines: unknown,
+		// approved, denied or changed.
+		Approval string   `json:"approval,omitempty"`
+		Warnings []string `json:"warnings,omitempty"`
 	}
 	rows := []row{}
 	for _, e := range eff.Servers {
@@ -46,6 +50,10 @@ func (c *cli) list(args []string) int {
 		if e.Err != nil {
 			r.Error = e.Err.Error()
 		}
+		if e.FromProject() {
+			r.Approval = approvalLabel(c.approvals(), e.DefinedPath, e.ID, e.Definition())
+		}
+		r.Warnings = e.Warnings()
 		rows = append(rows, r)
 	}
 	if *asJSON {
@@ -59,6 +67,9 @@ func (c *cli) list(args []string) int {
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSOURCE\tENABLED\tTARGET")
 	for _, r := range rows {
 		target := r.Target
+		if r.Approval != "" && r.Approval != "approved" {
+			target = fmt.Sprintf("NOT APPROVED (%s; host mcp approve %s): %s", r.Approval, r.ID, target)
+		}
 		if r.Error != "" {
 			target = "INVALID: " + r.Error
 		}
@@ -122,6 +133,12 @@ func (c *cli) get(args []string) int {
 	}
 	line("auth", st.Auth)
 	line("tokens kept in", st.AuthStorage)
+	if a := st.Approval; a != nil {
+		line("approval", fmt.Sprintf("%s (digest %.12s…)", a.Decision, a.Digest))
+	}
+	for _, w := range st.Warnings {
+		line("warning", w)
+	}
 	line("last error", st.LastError)
 	tw.Flush()
 	if st.Stderr != "" {

@@ -125,6 +125,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		mo.AuthStore, mo.AuthStorage = store, store.Describe()
 	}
+	if mo.Approvals, err = openApprovals(global); err != nil {
+		logger.Error("approvals file unreadable; project servers stay unapproved", "error", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = serve.Serve(ctx, stdin, stdout, serve.ServeOptions{

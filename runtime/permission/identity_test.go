@@ -30,10 +30,10 @@ func TestIdentityKeyedAnswers(t *testing.T) {
 	current := own
 	asked := 0
 	g, err := New(Options{
-		Store:    store,
-		Allow:    []Rule{{Server: "github", Tool: "allowed_by_rule"}},
-		Trusted:  func(string) bool { return true },
-		Identity: func(string) Identity { return current },
+		Store:     store,
+		Allow:     []Rule{{Server: "github", Tool: "allowed_by_rule"}},
+		Trusted:   func(string) bool { return true },
+		Identity:  func(string) Identity { return current },
 		Confirmer: confirmFunc(func() Response { asked++; return Response{Answer: AllowServer} }),
 	})
 	if err != nil {

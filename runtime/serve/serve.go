@@ -255,7 +255,12 @@ func (s *service) reload() {
 // watch reloads the configuration when one of its files changes (or
 // appears, or goes away).
 func (s *service) watch(ctx context.Context) {
+	// The approvals file too: `host mcp approve` in a terminal reaches a
+	// running host serve.
 	paths := []string{s.opts.Config.GlobalPath, s.opts.Config.ProjectPath}
+	if a := s.opts.Manager.Approvals; a != nil {
+		paths = append(paths, a.Path())
+	}
 	stamp := func() string {
 		var out string
 		for _, p := range paths {
@@ -285,6 +290,7 @@ func (s *service) watch(ctx context.Context) {
 			last = now
 			s.log.Info("configuration changed; applying")
 			s.reload()
+			s.m.RecheckApprovals()
 		}
 	}
 }
