@@ -1,6 +1,11 @@
 // Command host is mcp-host: an OAuth-first MCP host runtime. It runs the
 // runtime for a UI (serve), and manages and tests MCP servers from the
 // command line (mcp ...). Run "host help" for the commands.
+//
+// It is wiring only: flags, output and exit codes around the packages that
+// do the work (runtime/serve, runtime, runtime/config, runtime/permission,
+// chat, demo/tour), so that every behaviour a test could check is reachable
+// through a package. Nothing may import it (see docs/ARCHITECTURE.md).
 package main
 
 import (
@@ -15,7 +20,7 @@ const (
 	exitFailure      = 1 // the server or the operation failed
 	exitUsage        = 2 // bad command line or configuration
 	exitAuthRequired = 3 // the server needs a login first
-	exitDenied       = 4 // a tool call was not allowed
+	exitDenied       = 4 // a tool call was not allowed, or a project server is not approved
 )
 
 const usage = `host — an OAuth-first MCP host runtime
@@ -41,6 +46,7 @@ MCP commands:
   import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
   login <id> [--no-browser]         OAuth login: asks first, then the browser (or paste the redirect back)
   logout <id> [--forget-client]     forget the server's tokens (and its client registration)
+  approve|deny <id>                 let a server that a project file defines start, or keep it off
 
 Configuration: global $MCP_HOST_CONFIG (default <user config dir>/mcp-host/config.json),
 project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
