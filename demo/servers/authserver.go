@@ -3,6 +3,10 @@
 // PKCE, a consent page, refresh-token rotation, RFC 8707 resources), an MCP
 // server that accepts only its tokens, and a local stdio MCP server. They
 // need no network and keep everything in memory.
+//
+// They stand for the outside world, so they must not import any mcp-host
+// package: what they do is what a real server would do, not what the host
+// expects.
 package servers
 
 import (

@@ -4,6 +4,9 @@
 // consent prompt, the browser login (or the printed URL and paste-back),
 // tools listed, a tool call behind the permission prompt, an agent turn and
 // the /mcp table.
+//
+// Like any UI it reaches the runtime only through runtime/serve and the
+// protocol; it must not import cmd/.
 package tour
 
 import (

@@ -104,6 +104,10 @@ var rules = []rule{
 				dep == module+"/runtime" || under(dep, "runtime/serve") || under(dep, "runtime/session") ||
 				under(dep, "runtime/auth") || under(dep, "runtime/adapter") || under(dep, "runtime/permission")
 		}},
+	{from: "chat", why: "host chat is a UI: it reaches the runtime only through the protocol",
+		forbidden: func(dep string) bool { return under(dep, "runtime") }},
+	{from: "demo/servers", why: "the demo's servers stand for the outside world and know nothing of the host",
+		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "demo/servers") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
 		forbidden: func(dep string) bool { return under(dep, "runtime/serve") }},
 }
@@ -285,12 +289,16 @@ func TestViolationsFindsBrokenRules(t *testing.T) {
 		{ImportPath: m("runtime/session"), Deps: []string{m("runtime")}},
 		{ImportPath: m("runtime/config"), Deps: []string{"github.com/modelcontextprotocol/go-sdk/jsonrpc"}},
 		{ImportPath: m("demo/tour"), Imports: []string{m("cmd/host")}},
+		{ImportPath: m("chat"), Deps: []string{m("protocol"), m("runtime/serve")}},
+		{ImportPath: m("demo/servers"), Deps: []string{m("runtime/auth")}},
 		{ImportPath: "fmt", Standard: true, Imports: []string{m("cmd/host")}},
 	}
 	got := violations(broken, rules)
 	want := []string{
 		m("core") + " depends on github.com/modelcontextprotocol/go-sdk/mcp",
 		m("core/openai") + " depends on " + m("runtime/adapter"),
+		m("chat") + " depends on " + m("runtime/serve"),
+		m("demo/servers") + " depends on " + m("runtime/auth"),
 		m("demo/tour") + " imports " + m("cmd/host"),
 		m("protocol") + " depends on " + m("runtime/session"),
 		m("runtime") + " depends on " + m("runtime/serve"),
@@ -315,6 +323,7 @@ func TestViolationsFindsBrokenRules(t *testing.T) {
 		{ImportPath: m("runtime"), Deps: []string{m("runtime/session"), m("runtime/config")}},
 		{ImportPath: m("runtime/serve"), Deps: []string{m("runtime"), m("protocol")}},
 		{ImportPath: m("cmd/host"), Imports: []string{m("runtime/serve")}},
+		{ImportPath: m("chat"), Deps: []string{m("protocol"), m("termsafe")}},
 	}
 	if got := violations(clean, rules); len(got) != 0 {
 		t.Errorf("violations in a clean module:\n%s", strings.Join(got, "\n"))
