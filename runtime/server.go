@@ -31,6 +31,7 @@ type server struct {
 	mu      sync.Mutex
 	status  Status
 	sess    *session.Session
+	gone    error         // why the last session ended, if it failed
 	version string        // negotiated protocol version, reused on reconnect
 	authH   *auth.Handler // OAuth for http/sse servers, created on first use
 }
@@ -82,6 +83,14 @@ func (sv *server) liveSession() (*session.Session, error) {
 	defer sv.mu.Unlock()
 	if sv.sess == nil {
 		st := sv.status
+		if st.State == StateReady {
+			// The session just ended and the status has not caught up:
+			// say what happened, not "is ready".
+			if sv.gone != nil {
+				return nil, fmt.Errorf("server %q lost its connection (reconnecting): %w", st.ID, sv.gone)
+			}
+			return nil, fmt.Errorf("server %q is reconnecting", st.ID)
+		}
 		msg := fmt.Sprintf("server %q is %s", st.ID, st.State)
 		if st.LastError != "" {
 			msg += ": " + st.LastError
@@ -105,9 +114,8 @@ func (sv *server) filter(tools []*mcp.Tool) []*mcp.Tool {
 	return out
 }
 
-// run is the server's state machine.
-func (sv *server) run() {
-	defer close(sv.done)
+// loop is the server's state machine; run calls it.
+func (sv *server) loop() {
 	e := sv.entry
 	if e.Err != nil {
 		sv.update(func(st *Status) { st.State, st.LastError = StateError, e.Err.Error() })
@@ -207,7 +215,7 @@ func (sv *server) run() {
 			lost = l.err
 		}
 		sv.mu.Lock()
-		sv.sess = nil
+		sv.sess, sv.gone = nil, lost
 		sv.mu.Unlock()
 		_ = s.Close()
 		if sv.ctx.Err() != nil {
@@ -284,10 +292,11 @@ func (sv *server) connect() (*session.Session, error) {
 		OAuthHandler:    oauthHandler(oauth),
 		ConnectTimeout:  cfg.StartupTimeout(),
 		RequestTimeout:  cfg.RequestTimeout(),
-		Elicit:          sv.m.opts.Elicit,
+		Elicit:          sv.guardElicit(sv.m.opts.Elicit),
 		ClientInfo:      sv.m.opts.ClientInfo,
 		Logger:          sv.m.opts.Logger,
 		OnToolsChanged: func([]*mcp.Tool, error) {
+			defer sv.recoverIn("the tools/list_changed handler")
 			sv.update(func(*Status) {})
 			if sv.m.opts.OnToolsChanged != nil {
 				sv.m.opts.OnToolsChanged(e.ID)
