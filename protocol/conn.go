@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,7 +118,7 @@ func (c *Conn) Run(ctx context.Context) error {
 	go func() {
 		defer wg.Done()
 		for req := range c.notes {
-			if _, err := c.handler(ctx, req.Method, req.Params); err != nil {
+			if _, err := c.handle(ctx, req.Method, req.Params); err != nil {
 				c.opts.Logger.Debug("notification handler failed", "method", req.Method, "error", err)
 			}
 		}
@@ -237,7 +238,7 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		handle := func() {
 			defer c.inflight.Done()
 			after := &replyHooks{}
-			res, err := c.handler(context.WithValue(ctx, replyHooksKey{}, after), m.Method, m.Params)
+			res, err := c.handle(context.WithValue(ctx, replyHooksKey{}, after), m.Method, m.Params)
 			c.reply(m.ID, res, err)
 			for _, fn := range after.take() {
 				fn()
@@ -254,6 +255,18 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		}
 		go handle()
 	}
+}
+
+// handle runs the handler; a panic in it is answered as an internal error
+// (and logged with its stack) instead of ending the process.
+func (c *Conn) handle(ctx context.Context, method string, params json.RawMessage) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.opts.Logger.Error("panic in a handler", "method", method, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, Errorf(CodeInternalError, "internal error while handling %s: %v (a bug in the runtime)", method, r)
+		}
+	}()
+	return c.handler(ctx, method, params)
 }
 
 // looksLikeResponse reports whether line is a JSON object without a method,

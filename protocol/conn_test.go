@@ -270,3 +270,20 @@ func TestOnRepliedRunsAfterTheAnswer(t *testing.T) {
 		t.Error("OnReplied outside a handler did not run fn")
 	}
 }
+
+// TestHandlerPanicIsAnInternalError: a bug in one request's handler is
+// that request's error; the connection goes on serving.
+func TestHandlerPanicIsAnInternalError(t *testing.T) {
+	// fakeServer leaves MCPReconnect unimplemented: calling it panics.
+	ui, _ := pair(t, nil, protocol.ServerHandler(&fakeServer{}), protocol.ConnOptions{})
+	srv := protocol.NewServerCaller(ui)
+	ctx := context.Background()
+	_, err := srv.MCPReconnect(ctx, &protocol.ServerParams{ID: "a"})
+	var perr *protocol.Error
+	if !errors.As(err, &perr) || perr.Code != protocol.CodeInternalError || !strings.Contains(perr.Message, "mcp.reconnect") {
+		t.Fatalf("panicking handler: err = %v", err)
+	}
+	if got, err := srv.MCPGet(ctx, &protocol.ServerParams{ID: "a"}); err != nil || got.Server.ID != "a" {
+		t.Errorf("after the panic: %+v, %v", got, err)
+	}
+}
