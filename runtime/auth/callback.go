@@ -24,7 +24,7 @@ func CheckBrowserURL(raw string) error {
 	case scheme == "http" && isLoopbackHost(u.Hostname()):
 		return nil
 	}
-	return fmt.Errorf("refusing to open a %q URL on host %q in a browser: only https URLs, and http URLs on loopback, are opened", printable(scheme, 16), printable(u.Hostname(), 64))
+	return fmt.Errorf("refusing to open a %q URL on host %q in a browser: only https URLs, and http URLs on loopback, are opened", clean(scheme, 16), clean(u.Hostname(), maxShownCode))
 }
 
 // ParseCallback reads the parameters of an authorization response.

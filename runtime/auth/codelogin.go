@@ -184,12 +184,12 @@ func (h *Handler) checkCallback(d *discovered, res *CallbackResult, state string
 	}
 	switch {
 	case res.Iss != "" && res.Iss != issuer:
-		return fmt.Errorf("server %s: authorization response comes from issuer %q, not %q (RFC 9207); ignoring it", h.opts.ServerID, res.Iss, issuer)
+		return fmt.Errorf("server %s: authorization response comes from issuer %q, not %q (RFC 9207); ignoring it", h.opts.ServerID, showURL(res.Iss), showURL(issuer))
 	case res.Iss == "" && d.meta != nil && d.meta.issAdvertised:
 		return fmt.Errorf("server %s: authorization response lacks the iss parameter that %s promises (RFC 9207); ignoring it", h.opts.ServerID, issuer)
 	}
 	if res.Error != "" {
-		return fmt.Errorf("server %s: %w", h.opts.ServerID, &OAuthError{Endpoint: "authorization", Code: printable(res.Error, 64), Description: printable(res.ErrorDescription, 200)})
+		return fmt.Errorf("server %s: %w", h.opts.ServerID, &OAuthError{Endpoint: "authorization", Code: clean(res.Error, maxShownCode), Description: clean(res.ErrorDescription, maxShownText)})
 	}
 	if res.Code == "" {
 		return fmt.Errorf("server %s: authorization response has no code", h.opts.ServerID)

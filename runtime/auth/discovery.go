@@ -77,13 +77,23 @@ type discovered struct {
 	authorizationURL, tokenURL, registrationURL string
 }
 
+// quotedError is a failure whose message is a redacted rendering of the
+// wrapped error's.
+type quotedError struct {
+	msg string
+	err error
+}
+
+func (e *quotedError) Error() string { return e.msg }
+func (e *quotedError) Unwrap() error { return e.err }
+
 // statusError is a non-200 answer to a metadata request.
 type statusError struct {
 	url  string
 	code int
 }
 
-func (e *statusError) Error() string { return fmt.Sprintf("GET %s: status %d", e.url, e.code) }
+func (e *statusError) Error() string { return fmt.Sprintf("GET %s: status %d", showURL(e.url), e.code) }
 
 // absent reports whether err means "no document here" (a 4xx answer), as
 // opposed to a failure worth reporting.
@@ -98,12 +108,12 @@ func (h *Handler) getJSON(ctx context.Context, u string, v any) error {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
+		return fmt.Errorf("GET %s: %w", showURL(u), err)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := h.httpClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("GET %s: %w", u, err)
+		return &quotedError{msg: redactURLError(err), err: err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -112,13 +122,13 @@ func (h *Handler) getJSON(ctx context.Context, u string, v any) error {
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadataBytes+1))
 	if err != nil {
-		return fmt.Errorf("GET %s: reading body: %w", u, err)
+		return fmt.Errorf("GET %s: reading body: %w", showURL(u), err)
 	}
 	if len(body) > maxMetadataBytes {
-		return fmt.Errorf("GET %s: document larger than %d bytes", u, maxMetadataBytes)
+		return fmt.Errorf("GET %s: document larger than %d bytes", showURL(u), maxMetadataBytes)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("GET %s: invalid JSON: %w", u, err)
+		return fmt.Errorf("GET %s: invalid JSON: %w", showURL(u), err)
 	}
 	return nil
 }
@@ -168,7 +178,7 @@ func (h *Handler) discover(ctx context.Context, ch challenge) (*discovered, erro
 			if withoutMeta == "" {
 				withoutMeta = iss
 			}
-			problems = append(problems, fmt.Sprintf("authorization server %s publishes no metadata", iss))
+			problems = append(problems, fmt.Sprintf("authorization server %s publishes no metadata", showURL(iss)))
 			continue
 		}
 		d.issuer, d.meta = iss, meta
@@ -214,7 +224,7 @@ func (h *Handler) discover(ctx context.Context, ch challenge) (*discovered, erro
 			continue
 		}
 		if err := h.net.checkURL(ctx, *e.url); err != nil {
-			return nil, fmt.Errorf("server %s: authorization server %s: %s: %w", h.opts.ServerID, d.issuer, e.name, err)
+			return nil, fmt.Errorf("server %s: authorization server %s: %s: %w", h.opts.ServerID, showURL(d.issuer), e.name, err)
 		}
 	}
 	return d, nil
@@ -257,15 +267,15 @@ func (h *Handler) fetchPRM(ctx context.Context, ch challenge) (*oauthex.Protecte
 		}
 		if prm.Resource == "" {
 			allAbsent = false
-			failures = append(failures, fmt.Sprintf("%s: no resource field", c))
+			failures = append(failures, fmt.Sprintf("%s: no resource field", showURL(c)))
 			continue
 		}
 		if !resourceMatches(prm.Resource, h.opts.ServerURL) {
-			return nil, fmt.Errorf("server %s: %w: metadata at %s names %q, not %q", h.opts.ServerID, ErrResourceMismatch, c, prm.Resource, h.opts.ServerURL)
+			return nil, fmt.Errorf("server %s: %w: metadata at %s names %q, not %q", h.opts.ServerID, ErrResourceMismatch, showURL(c), showURL(prm.Resource), h.opts.ServerURL)
 		}
 		for i, as := range prm.AuthorizationServers {
 			if err := h.net.checkURL(ctx, as); err != nil {
-				return nil, fmt.Errorf("server %s: protected resource metadata at %s: authorization_servers[%d]: %w", h.opts.ServerID, c, i, err)
+				return nil, fmt.Errorf("server %s: protected resource metadata at %s: authorization_servers[%d]: %w", h.opts.ServerID, showURL(c), i, err)
 			}
 		}
 		return &prm, nil
@@ -285,7 +295,7 @@ func (h *Handler) fetchPRM(ctx context.Context, ch challenge) (*oauthex.Protecte
 func (h *Handler) fetchServerMeta(ctx context.Context, issuer string) (*serverMeta, error) {
 	u, err := url.Parse(issuer)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("authorization server %q: not a URL", issuer)
+		return nil, fmt.Errorf("authorization server %q: not a URL", showURL(issuer))
 	}
 	origin := u.Scheme + "://" + u.Host
 	p := strings.TrimSuffix(u.EscapedPath(), "/")
@@ -308,11 +318,11 @@ func (h *Handler) fetchServerMeta(ctx context.Context, issuer string) (*serverMe
 			if absent(err) {
 				continue
 			}
-			return nil, fmt.Errorf("authorization server %s: %w", issuer, err)
+			return nil, fmt.Errorf("authorization server %s: %w", showURL(issuer), err)
 		}
 		var m serverMeta
 		if err := json.Unmarshal(raw, &m.AuthServerMeta); err != nil {
-			return nil, fmt.Errorf("authorization server %s: metadata at %s: %w", issuer, c, err)
+			return nil, fmt.Errorf("authorization server %s: metadata at %s: %w", showURL(issuer), showURL(c), err)
 		}
 		var extra struct {
 			Iss  *bool    `json:"authorization_response_iss_parameter_supported"`
@@ -322,13 +332,13 @@ func (h *Handler) fetchServerMeta(ctx context.Context, issuer string) (*serverMe
 		m.issAdvertised = extra.Iss != nil && *extra.Iss
 		m.dpopAlgs = extra.DPoP
 		if !sameIssuer(m.Issuer, issuer) {
-			return nil, fmt.Errorf("authorization server %s: metadata at %s names issuer %q; not used", issuer, c, m.Issuer)
+			return nil, fmt.Errorf("authorization server %s: metadata at %s names issuer %q; not used", showURL(issuer), showURL(c), showURL(m.Issuer))
 		}
 		if !slices.Contains(m.CodeChallengeMethodsSupported, "S256") {
-			return nil, fmt.Errorf("authorization server %s: metadata does not list PKCE S256 in code_challenge_methods_supported; refusing to authorize", issuer)
+			return nil, fmt.Errorf("authorization server %s: metadata does not list PKCE S256 in code_challenge_methods_supported; refusing to authorize", showURL(issuer))
 		}
 		if m.AuthorizationEndpoint == "" || m.TokenEndpoint == "" {
-			return nil, fmt.Errorf("authorization server %s: metadata at %s lacks authorization_endpoint or token_endpoint", issuer, c)
+			return nil, fmt.Errorf("authorization server %s: metadata at %s lacks authorization_endpoint or token_endpoint", showURL(issuer), showURL(c))
 		}
 		h.log.Debug("authorization server metadata", "server", h.opts.ServerID, "url", c)
 		return &m, nil
@@ -406,21 +416,21 @@ func originOf(s string) string {
 func checkEndpoint(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("invalid URL %q: %w", s, err)
+		return fmt.Errorf("invalid URL %q", showURL(s))
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 		if u.Host == "" {
-			return fmt.Errorf("URL %q has no host", s)
+			return fmt.Errorf("URL %q has no host", showURL(s))
 		}
 		return nil
 	case "http":
 		if isLoopbackHost(u.Hostname()) {
 			return nil
 		}
-		return fmt.Errorf("URL %q is not https", s)
+		return fmt.Errorf("URL %q is not https", showURL(s))
 	default:
-		return fmt.Errorf("URL %q: scheme must be https", s)
+		return fmt.Errorf("URL %q: scheme must be https", showURL(s))
 	}
 }
 

@@ -80,7 +80,9 @@ func (e *LoginRequiredError) Error() string {
 func (e *LoginRequiredError) Is(target error) bool { return target == ErrLoginRequired }
 
 // OAuthError is an error response from an authorization server endpoint
-// (RFC 6749 section 5.2). It never holds the request or response body.
+// (RFC 6749 section 5.2). It never holds the request, and of the response
+// only the error code and description, or, for an answer that is no OAuth
+// error, a short excerpt: all redacted, with the request's secrets masked.
 type OAuthError struct {
 	// Endpoint names the endpoint: "token", "registration" or "authorization".
 	Endpoint    string
@@ -89,6 +91,9 @@ type OAuthError struct {
 	Description string
 	// RetryAfter is the answer's Retry-After, zero when absent.
 	RetryAfter time.Duration
+	// Excerpt is the start of an answer that is no OAuth error response
+	// (an HTML page), redacted, at most 256 bytes.
+	Excerpt string
 }
 
 func (e *OAuthError) Error() string {
@@ -100,7 +105,10 @@ func (e *OAuthError) Error() string {
 		msg += ": " + e.Code
 	}
 	if e.Description != "" {
-		msg += ": " + truncate(e.Description, 200)
+		msg += ": " + e.Description
+	}
+	if e.Excerpt != "" {
+		msg += fmt.Sprintf(" (body %q)", e.Excerpt)
 	}
 	return msg
 }
@@ -141,11 +149,4 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -194,10 +194,10 @@ func (h *Handler) idJAG(ctx context.Context, d *discovered, scopes []string) (st
 		if errors.As(err, &oe) && oe.rejected() {
 			return "", h.loginRequired("identity provider rejected the ID token exchange: " + oe.Error())
 		}
-		return "", h.transient(ctx, "ID token exchange at "+endpoint, err)
+		return "", h.transient(ctx, "ID token exchange at "+showURL(endpoint), err)
 	}
 	if tr.issuedType != "" && tr.issuedType != idJAGTokenType {
-		return "", fmt.Errorf("server %s: identity provider issued a %q, not an ID-JAG", h.opts.ServerID, tr.issuedType)
+		return "", fmt.Errorf("server %s: identity provider issued a %q, not an ID-JAG", h.opts.ServerID, clean(tr.issuedType, maxShownCode))
 	}
 	return tr.token.AccessToken, nil
 }
@@ -224,7 +224,7 @@ func (h *Handler) idpTokenURL(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("server %s: identity provider %s: %w", h.opts.ServerID, h.opts.IDPIssuer, err)
 		}
 		if !sameIssuer(m.Issuer, h.opts.IDPIssuer) || m.TokenEndpoint == "" {
-			return "", fmt.Errorf("server %s: identity provider metadata at %s names issuer %q or lacks token_endpoint", h.opts.ServerID, u, m.Issuer)
+			return "", fmt.Errorf("server %s: identity provider metadata at %s names issuer %q or lacks token_endpoint", h.opts.ServerID, u, showURL(m.Issuer))
 		}
 		if err := h.net.checkURL(ctx, m.TokenEndpoint); err != nil {
 			return "", fmt.Errorf("server %s: identity provider token_endpoint: %w", h.opts.ServerID, err)

@@ -112,7 +112,7 @@ func (h *Handler) revoke(ctx context.Context, rec *Record) (bool, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return fail("revocation endpoint %s: %v", endpoint, err)
+		return fail("revocation endpoint %s: %v", showURL(endpoint), err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
@@ -126,7 +126,7 @@ func (h *Handler) revoke(ctx context.Context, rec *Record) (bool, error) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxTokenResponseBytes))
 	if resp.StatusCode != http.StatusOK {
-		return fail("%v", oauthErrorFrom("revocation", resp.StatusCode, body))
+		return fail("%v", oauthErrorFrom("revocation", resp.StatusCode, body, formSecrets(form, rec.Client, basic)...))
 	}
 	h.log.Debug("token revoked", "server", h.opts.ServerID)
 	return true, nil

@@ -170,7 +170,7 @@ func (g *netGuard) checkURL(ctx context.Context, raw string) error {
 	if !ok || !nonPublic(a) || g.exempt(hostPort(u)) || g.serverPrivate(ctx) {
 		return nil
 	}
-	return fmt.Errorf("URL %s: %w", raw, ErrPrivateAddress)
+	return fmt.Errorf("URL %s: %w", showURL(raw), ErrPrivateAddress)
 }
 
 // client returns a copy of c whose connections obey the rule. A Transport

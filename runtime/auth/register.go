@@ -99,7 +99,7 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.registrationURL, bytes.NewReader(payload))
 	if err != nil {
-		return nil, fmt.Errorf("server %s: registration endpoint %s: %w", h.opts.ServerID, d.registrationURL, err)
+		return nil, fmt.Errorf("server %s: registration endpoint %s: %w", h.opts.ServerID, showURL(d.registrationURL), err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -110,17 +110,17 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRegistrationResponseBytes))
 	if err != nil {
-		return nil, fmt.Errorf("server %s: registration endpoint %s: reading response: %w", h.opts.ServerID, d.registrationURL, err)
+		return nil, fmt.Errorf("server %s: registration endpoint %s: reading response: %w", h.opts.ServerID, showURL(d.registrationURL), err)
 	}
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("server %s: %w", h.opts.ServerID, oauthErrorFrom("registration", resp.StatusCode, body))
 	}
 	var rr oauthex.ClientRegistrationResponse
 	if err := json.Unmarshal(body, &rr); err != nil {
-		return nil, fmt.Errorf("server %s: registration endpoint %s: response is not a registration object", h.opts.ServerID, d.registrationURL)
+		return nil, fmt.Errorf("server %s: registration endpoint %s: response is not a registration object", h.opts.ServerID, showURL(d.registrationURL))
 	}
 	if rr.ClientID == "" {
-		return nil, fmt.Errorf("server %s: registration endpoint %s: response has no client_id", h.opts.ServerID, d.registrationURL)
+		return nil, fmt.Errorf("server %s: registration endpoint %s: response has no client_id", h.opts.ServerID, showURL(d.registrationURL))
 	}
 	cl := &Client{
 		Kind:            ClientDynamic,
@@ -137,7 +137,7 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 		cl.AuthMethod = staticAuthMethod(d.meta, true)
 	}
 	if cl.AuthMethod != AuthMethodNone && cl.ClientSecret == "" {
-		return nil, fmt.Errorf("server %s: registration endpoint %s: client registered for %s without a client_secret", h.opts.ServerID, d.registrationURL, cl.AuthMethod)
+		return nil, fmt.Errorf("server %s: registration endpoint %s: client registered for %s without a client_secret", h.opts.ServerID, showURL(d.registrationURL), clean(cl.AuthMethod, maxShownCode))
 	}
 	h.log.Debug("registered client", "server", h.opts.ServerID, "issuer", d.issuer, "auth_method", cl.AuthMethod)
 	return cl, nil

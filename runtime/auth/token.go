@@ -44,6 +44,7 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 	if err != nil {
 		return nil, err
 	}
+	secrets := formSecrets(form, cl, basic)
 	var key jwk.Key
 	if dp != nil {
 		var err error
@@ -59,7 +60,7 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
 		if err != nil {
-			return nil, fmt.Errorf("token endpoint %s: %w", endpoint, err)
+			return nil, fmt.Errorf("token endpoint %s: %w", showURL(endpoint), err)
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Accept", "application/json")
@@ -80,13 +81,13 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		data, err = io.ReadAll(io.LimitReader(resp.Body, maxTokenResponseBytes))
 		resp.Body.Close()
 		if err != nil {
-			return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "reading response: " + err.Error()}
+			return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "reading response: " + clean(err.Error(), maxShownText)}
 		}
 		fresh := key != nil && h.noteNonce(endpoint, resp.Header)
 		if resp.StatusCode == http.StatusOK {
 			break
 		}
-		oe := oauthErrorFrom("token", resp.StatusCode, data)
+		oe := oauthErrorFrom("token", resp.StatusCode, data, secrets...)
 		oe.RetryAfter = retryAfter(resp.Header, h.now())
 		if attempt == 0 && fresh && oe.Code == dpopNonceError {
 			continue // RFC 9449 section 8: retry with the server's nonce
@@ -102,10 +103,10 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		IssuedType   string          `json:"issued_token_type"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response is not a JSON token object"}
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response is not a JSON token object", Excerpt: clean(string(data), 0, secrets...)}
 	}
 	if raw.AccessToken == "" {
-		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response has no access_token"}
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: "response has no access_token", Excerpt: clean(string(data), 0, secrets...)}
 	}
 	tokenType := "Bearer"
 	switch {
@@ -115,7 +116,7 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 	case form.Get("grant_type") == tokenExchangeGrant && strings.EqualFold(raw.TokenType, "N_A"):
 		tokenType = "N_A" // RFC 8693: the issued token is not an access token
 	default:
-		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: fmt.Sprintf("unsupported token_type %q", raw.TokenType)}
+		return nil, &OAuthError{Endpoint: "token", StatusCode: resp.StatusCode, Description: fmt.Sprintf("unsupported token_type %q", clean(raw.TokenType, maxShownCode, secrets...))}
 	}
 	tr := &tokenResponse{token: Token{
 		AccessToken:  raw.AccessToken,
@@ -172,39 +173,31 @@ func parseExpiresIn(raw json.RawMessage) int64 {
 }
 
 // oauthErrorFrom builds an OAuthError from an error response body, keeping
-// only the standard error and error_description fields.
-func oauthErrorFrom(endpoint string, status int, body []byte) *OAuthError {
+// only the standard error and error_description fields, or an excerpt of a
+// body that has neither; secrets (those of the request) are masked.
+func oauthErrorFrom(endpoint string, status int, body []byte, secrets ...string) *OAuthError {
 	e := &OAuthError{Endpoint: endpoint, StatusCode: status}
 	var v struct {
 		Error            string `json:"error"`
 		ErrorDescription string `json:"error_description"`
 	}
-	if json.Unmarshal(body, &v) == nil {
-		e.Code = printable(v.Error, 64)
-		e.Description = printable(v.ErrorDescription, 200)
+	if json.Unmarshal(body, &v) == nil && v.Error != "" {
+		e.Code = clean(v.Error, maxShownCode, secrets...)
+		e.Description = clean(v.ErrorDescription, maxShownText, secrets...)
+		return e
 	}
+	e.Excerpt = clean(string(body), 0, secrets...)
 	return e
 }
 
-// printable keeps at most n bytes of s, dropping control characters.
-func printable(s string, n int) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return -1
-		}
-		return r
-	}, s)
-	return truncate(s, n)
-}
-
-// redactURLError describes a transport error without the URL's query, where
-// a secret could be.
+// redactURLError describes a transport error with the URL shortened and
+// without its query, where a secret could be.
 func redactURLError(err error) string {
 	if ue, ok := err.(*url.Error); ok {
 		u, perr := url.Parse(ue.URL)
 		if perr == nil {
-			u.RawQuery = ""
-			return fmt.Sprintf("%s %s: %v", ue.Op, u.String(), ue.Err)
+			u.RawQuery, u.User = "", nil
+			return fmt.Sprintf("%s %s: %v", ue.Op, showURL(u.String()), ue.Err)
 		}
 		return fmt.Sprintf("%s: %v", ue.Op, ue.Err)
 	}

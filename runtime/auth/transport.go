@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"runtime/debug"
 
-	"github.com/mcp-host/mcp-host/redact"
 	"golang.org/x/oauth2"
 )
 
@@ -41,7 +40,7 @@ func (h *Handler) recoverPanic(where string, errp *error) {
 	if r == nil {
 		return
 	}
-	msg := redact.String(fmt.Sprint(r))
+	msg := clean(fmt.Sprint(r), maxShownText)
 	h.log.Error("panic in OAuth code", "server", h.opts.ServerID, "in", where, "panic", msg, "stack", string(debug.Stack()))
 	*errp = fmt.Errorf("server %s: internal error in the OAuth %s: %s", h.opts.ServerID, where, msg)
 }
