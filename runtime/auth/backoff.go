@@ -21,6 +21,7 @@ func (h *Handler) transient(ctx context.Context, what string, err error) error {
 		return err
 	}
 	h.mu.Lock()
+	defer h.changed()
 	defer h.mu.Unlock()
 	h.failures++
 	delay := maxBackoff

@@ -181,13 +181,25 @@ func (h *Handler) save(ctx context.Context, rec *Record) error {
 	h.mu.Lock()
 	h.rec = rec.clone()
 	h.mu.Unlock()
+	h.changed()
 	return nil
+}
+
+// changed reports a change to Options.OnChange. Call it with no lock held.
+func (h *Handler) changed() {
+	if h.opts.OnChange != nil {
+		h.opts.OnChange()
+	}
 }
 
 func (h *Handler) setReason(r string) {
 	h.mu.Lock()
+	same := h.reason == r
 	h.reason = r
 	h.mu.Unlock()
+	if !same {
+		h.changed()
+	}
 }
 
 func (h *Handler) loginRequired(reason string) error {

@@ -66,6 +66,7 @@ func (h *Handler) LogoutWith(ctx context.Context, o LogoutOptions) (revoked bool
 		h.mu.Lock()
 		h.rec = &Record{}
 		h.mu.Unlock()
+		h.changed()
 	} else if err := h.save(ctx, rec); err != nil {
 		return revoked, err
 	}

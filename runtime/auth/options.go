@@ -128,6 +128,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// OnChange, if set, is called after the credentials or their state
+	// changed (a login, a refresh, a logout, a rejection, a transient
+	// failure), so that a status display can follow them. It runs on the
+	// goroutine that made the change, possibly inside a request, with no
+	// handler lock held: it may call Status, and must return quickly.
+	OnChange func()
 }
 
 // LoginPrompter runs the user-facing part of an authorization code login: it

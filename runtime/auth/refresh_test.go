@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -185,5 +186,42 @@ func TestMachineGrantServerFailureIsTransient(t *testing.T) {
 	}
 	if got := currentToken(t, h); got != "access-1" {
 		t.Errorf("token %q after recovery", got)
+	}
+}
+
+// OnChange tells the runtime when the credentials changed, so the validity
+// it shows follows background refreshes.
+func TestOnChangeFollowsRefreshes(t *testing.T) {
+	as := newTestAS(t)
+	rs := newTestRS(t, as)
+	clk := &clock{t: time.Unix(1_700_000_000, 0)}
+	var changes atomic.Int32
+	var h *Handler
+	var seen atomic.Value
+	h = newHandler(t, rs, &testPrompter{}, nil, func(o *Options) {
+		o.Now = clk.Now
+		o.OnChange = func() {
+			changes.Add(1)
+			st, _ := h.Status(context.Background())
+			seen.Store(st.ExpiresAt)
+		}
+	})
+	ctx := context.Background()
+	if err := h.Login(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := changes.Load()
+	if first == 0 {
+		t.Fatal("no change reported for the login")
+	}
+	clk.Add(2 * time.Hour)
+	if got := currentToken(t, h); got != "access-2" {
+		t.Fatalf("token %q", got)
+	}
+	if changes.Load() == first {
+		t.Fatal("no change reported for the refresh")
+	}
+	if got, _ := seen.Load().(time.Time); !got.Equal(clk.Now().Add(time.Hour)) {
+		t.Errorf("validity seen after the refresh %v, want %v", got, clk.Now().Add(time.Hour))
 	}
 }
