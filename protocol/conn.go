@@ -368,7 +368,11 @@ func (c *Conn) reply(id jsonrpc.ID, result any, err error) {
 		if !errors.As(err, &werr) {
 			werr = &Error{Code: CodeFailed, Message: err.Error()}
 		}
-		resp.Error = werr
+		// Errors quote other code's words (a URL in a dial error, a
+		// server's answer): mask every secret the process knows.
+		masked := *werr
+		masked.Message = redact.String(werr.Message)
+		resp.Error = &masked
 	} else {
 		if result == nil {
 			result = Empty{}

@@ -37,15 +37,20 @@ func IsSecretKey(name string) bool {
 // free text: "Bearer abc", "DPoP abc", "Basic abc".
 var schemeCredentials = regexp.MustCompile(`(?i)\b(bearer|dpop|basic)\s+[A-Za-z0-9\-._~+/]+=*`)
 
-// String masks the credentials of Authorization-style values in s and the
-// secret query parameters of any URL in it.
+// String masks the secrets [Register] knows, the credentials of
+// Authorization-style values in s and the secret query parameters of any
+// URL in it.
 func String(s string) string {
+	s = Registered(s)
 	s = schemeCredentials.ReplaceAllString(s, "$1 "+Mask)
 	if strings.Contains(s, "?") && strings.Contains(s, "=") {
 		s = urlsIn.ReplaceAllStringFunc(s, URL)
 	}
 	return s
 }
+
+// queryEscape is url.QueryEscape, named for what Registered needs.
+func queryEscape(s string) string { return url.QueryEscape(s) }
 
 var urlsIn = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 

@@ -3,9 +3,12 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"time"
 
+	"github.com/mcp-host/mcp-host/redact"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -89,4 +92,29 @@ func (sv *server) guardElicit(h session.ElicitationHandler) session.ElicitationH
 		}()
 		return h(ctx, id, p)
 	}
+}
+
+// expand expands the entry's ${VAR} references and registers every value
+// that must stay secret with the redactor before anything can quote it:
+// the variables' values, header and environment values, client secrets.
+// Errors and statuses that mention them later (a URL in a dial error, say)
+// show *** instead.
+func (sv *server) expand() (config.ServerConfig, error) {
+	lookup := sv.m.opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	var found []string
+	cfg, err := sv.entry.Config.Expand(func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if ok {
+			found = append(found, v)
+		}
+		return v, ok
+	})
+	redact.Register(found...)
+	if err == nil {
+		redact.Register(cfg.Secrets()...)
+	}
+	return cfg, err
 }

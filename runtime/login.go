@@ -216,7 +216,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 	if t := e.Config.TransportName(); t == "stdio" {
 		return nil, fmt.Errorf("server %q: %w (transport %s)", e.ID, ErrNoOAuth, t)
 	}
-	cfg, err := e.Config.Expand(sv.m.opts.LookupEnv)
+	cfg, err := sv.expand()
 	if err != nil {
 		return nil, e.Wrap(err)
 	}

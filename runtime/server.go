@@ -261,8 +261,7 @@ var errConfig = errors.New("configuration error")
 
 func (sv *server) connect() (*session.Session, error) {
 	e := sv.entry
-	lookup := sv.m.opts.LookupEnv
-	cfg, err := e.Config.Expand(lookup)
+	cfg, err := sv.expand()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, e.Wrap(err))
 	}

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"time"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 // State is where a server is in its life.
@@ -88,6 +90,23 @@ func (sv *server) snapshot() Status {
 		st.SessionID = info.SessionID
 		st.Reinitialized = info.Reinitialized
 		st.Stderr = s.Stderr()
+	}
+	return st.redacted()
+}
+
+// redacted masks, in the fields that quote other code's words (errors,
+// stderr), every secret the redactor knows: a dial error quoting a URL
+// with an expanded ?api_key=${KEY} shows *** there.
+func (st Status) redacted() Status {
+	st.LastError = redact.String(st.LastError)
+	st.Auth = redact.String(st.Auth)
+	st.Stderr = redact.Registered(st.Stderr)
+	if len(st.Warnings) > 0 {
+		w := make([]string, len(st.Warnings))
+		for i, s := range st.Warnings {
+			w[i] = redact.String(s)
+		}
+		st.Warnings = w
 	}
 	return st
 }

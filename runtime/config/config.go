@@ -298,7 +298,30 @@ func (c ServerConfig) Expand(lookup func(string) (string, bool)) (ServerConfig, 
 		}
 		c.Args = a
 	}
+	if c.OAuth != nil {
+		o := *c.OAuth
+		o.ClientSecret = exp("oauth.client_secret", o.ClientSecret)
+		o.IDPClientSecret = exp("oauth.idp_client_secret", o.IDPClientSecret)
+		c.OAuth = &o
+	}
 	return c, err
+}
+
+// Secrets are the values of an expanded config that must never be shown:
+// header values, environment values and OAuth client secrets. Callers
+// register them with the redactor.
+func (c *ServerConfig) Secrets() []string {
+	var out []string
+	for _, v := range c.Headers {
+		out = append(out, v)
+	}
+	for _, v := range c.Env {
+		out = append(out, v)
+	}
+	if c.OAuth != nil {
+		out = append(out, c.OAuth.ClientSecret, c.OAuth.IDPClientSecret)
+	}
+	return out
 }
 
 func expandString(s string, lookup func(string) (string, bool)) (string, error) {
