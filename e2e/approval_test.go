@@ -65,9 +65,16 @@ func TestCloneARepo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("mcp list --json: %v\n%s", err, out)
 	}
+	approvals := map[any]any{}
+	for _, r := range list {
+		approvals[r["id"]] = r["approval"]
+	}
+	if approvals["evil"] != "unknown" || approvals["github"] != "unknown" {
+		t.Errorf("mcp list --json approvals: %v", approvals)
+	}
 	out, errOut, _ = h.run(t, nil, "mcp", "tools", "--json")
-	if strings.Contains(out, "mcp_evil_") {
-		t.Errorf("mcp tools lists the unapproved project server's tools:\n%s", out)
+	if strings.Contains(out, "mcp_evil_") || !strings.Contains(errOut, "evil: approval_required") {
+		t.Errorf("mcp tools: want evil refused as approval_required, no tools of it:\n%s%s", out, errOut)
 	}
 	out, errOut, code = h.run(t, nil, "mcp", "get", "evil")
 	if !strings.Contains(out, "approval_required") || !strings.Contains(out, "host mcp approve evil") {
