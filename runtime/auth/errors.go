@@ -42,6 +42,8 @@ type TransientError struct {
 	Err error
 }
 
+// Error says what failed, that the credentials are kept, and when the next
+// attempt is.
 func (e *TransientError) Error() string {
 	return fmt.Sprintf("server %s: %s (credentials kept; next attempt at %s)", e.ServerID, e.Reason, e.RetryAt.Format(time.TimeOnly))
 }
