@@ -21,7 +21,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		return b.String()
 	}
-	floats := []float64{0, -0.0, 1, -1, 1.5, 1e-7, 1.234e-9, 1e21, 1e20, 123456789012345678, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1, 1e-6}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, 1e-7, 1.234e-9, 1e21, 1e20, 123456789012345678, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1, 1e-6}
 	var value func(depth int) any
 	value = func(depth int) any {
 		switch k := r.IntN(7); {
