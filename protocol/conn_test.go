@@ -38,8 +38,6 @@ func pair(t *testing.T, a, b protocol.Handler, opts protocol.ConnOptions) (*prot
 
 type fakeServer struct {
 	protocol.Server // unimplemented methods panic if called
-	mu              sync.Mutex
-	calls           []string
 }
 
 func (s *fakeServer) MCPGet(_ context.Context, p *protocol.ServerParams) (*protocol.MCPGetResult, error) {
