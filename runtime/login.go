@@ -249,6 +249,9 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 		o.IDTokenFile, o.IDPIssuer, o.IDPTokenURL = oc.IDTokenFile, oc.IDPIssuer, oc.IDPTokenURL
 		o.IDPClientID, o.IDPClientSecret = oc.IDPClientID, oc.IDPClientSecret
 	}
+	// The status follows the credentials: a background refresh moves
+	// "token valid until", a rejection shows at once.
+	o.OnChange = func() { go sv.refreshAuth() }
 	h, err := auth.New(o)
 	if err != nil {
 		return nil, e.Wrap(err)
@@ -270,6 +273,9 @@ func (sv *server) refreshAuth() {
 	ctx, cancel := context.WithTimeout(sv.ctx, 10*time.Second)
 	defer cancel()
 	st, err := h.Status(ctx)
+	if sv.ctx.Err() != nil {
+		return // stopped meanwhile: nobody reads this server's status now
+	}
 	sv.update(func(s *Status) {
 		s.AuthStorage = sv.m.opts.AuthStorage
 		if err != nil {

@@ -113,6 +113,7 @@ func TestLoginLifecycle(t *testing.T) {
 
 	t.Run("calls keep working past expiry", func(t *testing.T) {
 		issued := env.TokensIssued()
+		first, _ := m.Get("notes")
 		deadline := time.Now().Add(7 * time.Second)
 		for time.Now().Before(deadline) {
 			res, err := m.CallTool(context.Background(), "notes", "get_weather", map[string]any{"city": "Tokyo"})
@@ -126,6 +127,17 @@ func TestLoginLifecycle(t *testing.T) {
 		}
 		if ui.asked != 1 {
 			t.Errorf("a refresh prompted the user")
+		}
+		// The status follows the background refreshes.
+		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			st, _ := m.Get("notes")
+			if st.AuthValidUntil.After(first.AuthValidUntil) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("token validity in the status never moved after refreshes: %v then %v", first.AuthValidUntil, st.AuthValidUntil)
+				break
+			}
 		}
 	})
 
