@@ -43,6 +43,8 @@ import (
 
 	"github.com/lestrrat-go/jwx/v2/jwk"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 var _ sdkauth.OAuthHandler = (*Handler)(nil)
@@ -114,6 +116,7 @@ func New(opts Options) (*Handler, error) {
 	if opts.Store == nil {
 		opts.Store = NewMemoryStore()
 	}
+	redact.Register(opts.ClientSecret, opts.IDPClientSecret)
 	h := &Handler{
 		opts:    opts,
 		key:     Key{ServerID: opts.ServerID, URL: opts.ServerURL},
@@ -156,6 +159,7 @@ func (h *Handler) load(ctx context.Context) error {
 	if rec == nil {
 		rec = &Record{}
 	}
+	registerSecrets(rec)
 	h.rec, h.loaded = rec, true
 	return nil
 }
@@ -175,6 +179,7 @@ func (h *Handler) record() *Record {
 // save persists rec and then makes it current: a token is stored before it
 // is used.
 func (h *Handler) save(ctx context.Context, rec *Record) error {
+	registerSecrets(rec)
 	if err := h.opts.Store.Save(ctx, h.key, rec); err != nil {
 		return fmt.Errorf("server %s: saving credentials: %w", h.opts.ServerID, err)
 	}

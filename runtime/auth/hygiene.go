@@ -45,3 +45,18 @@ func formSecrets(form url.Values, cl *Client, basic string) []string {
 	}
 	return out
 }
+
+// registerSecrets tells the redactor the secrets of rec, so that they are
+// masked wherever they turn up in the process: an error that quotes a
+// request, a log line, a status field.
+func registerSecrets(rec *Record) {
+	if rec == nil {
+		return
+	}
+	if t := rec.Token; t != nil {
+		redact.Register(t.AccessToken, t.RefreshToken)
+	}
+	if c := rec.Client; c != nil {
+		redact.Register(c.ClientSecret)
+	}
+}

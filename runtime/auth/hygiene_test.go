@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 // noSecrets fails when text holds any of the secrets, a control character
@@ -153,4 +155,29 @@ func TestNonJSONTokenAnswerIsQuoted(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Hotel WiFi") {
 		t.Errorf("error %v does not show what answered", err)
 	}
+}
+
+// Tokens and client secrets are registered with the redactor where the
+// handler gets them (from the store, the token endpoint, a registration),
+// so that whatever quotes them later (a network error, a log line, a
+// status field) is masked by redact.String.
+func TestSecretsAreRegisteredWithTheRedactor(t *testing.T) {
+	as := newTestAS(t)
+	as.name = "reg-"
+	as.clientSecret = "dcr-secret-registered-1"
+	rs := newTestRS(t, as)
+	store := NewMemoryStore()
+	h := newHandler(t, rs, &testPrompter{}, store, nil)
+	if err := h.Login(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// A record that only the store knows, loaded by a fresh handler.
+	key := Key{ServerID: "other", URL: rs.URL()}
+	_ = store.Save(context.Background(), key, &Record{Token: &Token{AccessToken: "stored-access-xyz", RefreshToken: "stored-refresh-xyz"}})
+	h2, _ := New(Options{ServerID: "other", ServerURL: rs.URL(), Store: store})
+	if _, err := h2.Status(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	msg := redact.String("dial failed for access-1 with refresh-1, dcr-secret-registered-1, stored-access-xyz, stored-refresh-xyz")
+	noSecrets(t, "redacted message", msg, "access-1", "refresh-1", "dcr-secret-registered-1", "stored-access-xyz", "stored-refresh-xyz")
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcp-host/mcp-host/redact"
 )
 
 const maxRegistrationResponseBytes = 1 << 20
@@ -119,6 +121,7 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 	if err := json.Unmarshal(body, &rr); err != nil {
 		return nil, fmt.Errorf("server %s: registration endpoint %s: response is not a registration object", h.opts.ServerID, showURL(d.registrationURL))
 	}
+	redact.Register(rr.ClientSecret)
 	if rr.ClientID == "" {
 		return nil, fmt.Errorf("server %s: registration endpoint %s: response has no client_id", h.opts.ServerID, showURL(d.registrationURL))
 	}
