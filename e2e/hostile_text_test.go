@@ -85,6 +85,14 @@ func TestServeStripsHostileText(t *testing.T) {
 		t.Errorf("tools.list problems do not say why a tool is missing: %q", tl.Problems)
 	}
 
+	// tool.call refuses it, and says so without the escapes.
+	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "hostile", Tool: hostile.ToolBadName}); err == nil ||
+		!strings.Contains(err.Error(), "control or invisible characters") {
+		t.Errorf("tool.call of the hostile name: %v", err)
+	} else {
+		checkProtocolText(t, "tool.call error", err.Error())
+	}
+
 	// A run calls the spoofed tool (asked) and the hostile name (refused).
 	h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
 	run, err := h.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "read the readme"})
