@@ -135,22 +135,33 @@ func (m *Manager) Login(ctx context.Context, id string, opts LoginOptions) error
 }
 
 // Logout forgets a server's tokens (and its client registration with
-// forgetClient); the server then waits for a login.
+// forgetClient), revoking them first where the authorization server
+// advertises revocation; the server then waits for a login.
 func (m *Manager) Logout(ctx context.Context, id string, forgetClient bool) error {
+	_, err := m.LogoutWith(ctx, id, auth.LogoutOptions{ForgetClient: forgetClient, Revoke: true})
+	return err
+}
+
+// LogoutWith forgets a server's tokens as o says, revoking them at the
+// authorization server first when o.Revoke is set and the server
+// advertises revocation (revoked reports it did). The local credentials
+// are gone even when the revocation fails; the error then says why.
+func (m *Manager) LogoutWith(ctx context.Context, id string, o auth.LogoutOptions) (revoked bool, err error) {
 	sv, err := m.server(id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	h, err := sv.authHandler()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if err := h.Logout(ctx, forgetClient); err != nil {
-		return fmt.Errorf("server %q: %w", id, err)
-	}
+	revoked, err = h.LogoutWith(ctx, o)
 	sv.refreshAuth()
 	sv.poke()
-	return nil
+	if err != nil {
+		return revoked, fmt.Errorf("server %q: %w", id, err)
+	}
+	return revoked, nil
 }
 
 // loginPrompter is the auth.LoginPrompter of one interactive login: it asks

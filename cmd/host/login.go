@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcp-host/mcp-host/runtime/approval"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/approval"
+	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
@@ -164,4 +165,35 @@ func (c *cli) logout(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "%s: logged out (%s forgotten)\n", e.ID, what)
 	return exitOK
+}
+
+// forgetCredentials deletes (and revokes, where the authorization server
+// offers it) the tokens and client registration of a removed server, unless
+// another layer still defines the same server at the same URL: a 14-day
+// refresh token must not outlive the server it was for.
+func (c *cli) forgetCredentials(removed config.ServerEntry) {
+	if removed.ID == "" || removed.Config.TransportName() == "stdio" {
+		return
+	}
+	if e, _, err := c.entry(removed.ID); err == nil && e.Config.URL == removed.Config.URL {
+		return // still defined elsewhere, with the same tokens
+	}
+	off := false
+	removed.Config.Enabled = &off // no connection: only its credentials
+	m := runtime.NewManager(c.managerOptions())
+	defer m.Close()
+	m.Apply([]config.ServerEntry{removed})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	revoked, err := m.LogoutWith(ctx, removed.ID, auth.LogoutOptions{ForgetClient: true, Revoke: true})
+	switch {
+	case err != nil && !errors.Is(err, auth.ErrRevocationFailed):
+		fmt.Fprintf(c.stderr, "warning: %s: its stored credentials could not be deleted: %v\n", removed.ID, err)
+	case err != nil:
+		fmt.Fprintf(c.stderr, "warning: %v (the stored credentials were deleted)\n", err)
+	case revoked:
+		fmt.Fprintf(c.stdout, "deleted its stored credentials and revoked its refresh token at the authorization server\n")
+	default:
+		fmt.Fprintf(c.stdout, "deleted its stored credentials (if any)\n")
+	}
 }

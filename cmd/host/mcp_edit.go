@@ -98,6 +98,7 @@ func (c *cli) remove(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "remove: %v", err)
 	}
+	before, _, _ := c.entry(id)
 	err = config.EditFile(path, func(f *config.File) error {
 		if _, ok := f.MCP.Servers[id]; !ok {
 			return fmt.Errorf("no server %q in %s", id, path)
@@ -109,6 +110,7 @@ func (c *cli) remove(args []string) int {
 		return c.failf(exitUsage, "remove: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "removed %s from %s\n", id, path)
+	c.forgetCredentials(before)
 	return exitOK
 }
 
