@@ -2,6 +2,9 @@
 // registry, the run loop that drives a model provider through tool calls, and
 // the permission hook that gates every call. It imports nothing MCP; MCP tools
 // reach it through adapters built by the runtime.
+//
+// It must not import anything but the standard library and core/...: no MCP
+// SDK and no runtime package.
 package core
 
 import (

@@ -10,6 +10,9 @@
 // interfaces, and [NewServerCaller] and [NewClientCaller] implement them over
 // a [Conn], so neither the runtime nor a UI touches JSON. PROTOCOL.md in this
 // directory is the reference for UI authors.
+//
+// It must not import any runtime/... package: the runtime implements these
+// interfaces, and a UI uses them without the runtime.
 package protocol
 
 // Version is the version of this protocol, exchanged in initialize. It

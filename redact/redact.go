@@ -2,6 +2,8 @@
 // messages, URLs and HTTP headers. It errs on the side of masking: a value
 // under a key that names a secret, a query parameter that carries one, and
 // the credentials of an Authorization-style value all become "***".
+//
+// Every layer uses it, so it must not import runtime or runtime/serve.
 package redact
 
 import (

@@ -9,6 +9,9 @@
 // Records are keyed by account "<server-id>|<first 16 hex of sha256(url)>",
 // so a server whose URL changes never reuses tokens issued for the old one.
 // Every keyring call is bounded by a timeout, because a D-Bus peer can hang.
+//
+// It must not import runtime or runtime/serve: the command wiring hands it
+// to the runtime's auth handlers as their store.
 package tokenstore
 
 import (

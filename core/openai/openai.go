@@ -7,6 +7,9 @@
 // The API key is read from an environment variable named in [Options]; it is
 // sent only in the Authorization header of requests to the configured base
 // URL and never appears in errors or in the provider's printed form.
+//
+// Like all of core, it must not import anything but the standard library
+// and core/....
 package openai
 
 import (

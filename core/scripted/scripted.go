@@ -3,6 +3,9 @@
 // says some text, calls tools, or fails. Steps can be made conditional on the
 // last tool results, so one script can react to allowed, denied or failed
 // calls. It is meant for tests and demos.
+//
+// Like all of core, it must not import anything but the standard library
+// and core/....
 package scripted
 
 import (

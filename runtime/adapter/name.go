@@ -2,6 +2,9 @@
 // becomes a [Tool] with a stable hashed public name, a description that names
 // its origin, an input schema checked against size and shape limits, and
 // results converted to core content with large output cut.
+//
+// It must not import runtime or runtime/serve: the runtime builds adapters,
+// not the other way round.
 package adapter
 
 import (

@@ -3,6 +3,8 @@
 // then "always" answers remembered per tool (pinned to the tool's
 // definition) or per server, and otherwise a question to the user through a
 // [Confirmer] — or, in a non-interactive run, a [Policy].
+//
+// It must not import runtime or runtime/serve: they hand it a [Confirmer].
 package permission
 
 import (

@@ -7,6 +7,8 @@
 // passes the permission gate first, as a call of a tool named after the
 // method ("resources/read", "prompts/get", "skills/load", …) on that
 // server.
+//
+// It must not import runtime or runtime/serve.
 package resources
 
 import (

@@ -4,6 +4,8 @@
 // the listing (size, sha256 digest and, for SKILL.md, the front matter)
 // before anything of it is used. Nothing of a skill is read before it is
 // loaded, and nothing more of a skill that failed verification is read.
+//
+// It must not import runtime or runtime/serve.
 package skills
 
 import (
