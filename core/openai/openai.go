@@ -9,7 +9,7 @@
 // URL and never appears in errors or in the provider's printed form.
 //
 // Like all of core, it must not import anything but the standard library
-// and core/....
+// and core's own packages (core/...).
 package openai
 
 import (

@@ -5,7 +5,7 @@
 // calls. It is meant for tests and demos.
 //
 // Like all of core, it must not import anything but the standard library
-// and core/....
+// and core's own packages (core/...).
 package scripted
 
 import (
