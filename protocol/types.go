@@ -407,7 +407,10 @@ type ConfirmLogin struct {
 	Server string `json:"server"`
 	// Issuer is the authorization server.
 	Issuer string `json:"issuer,omitempty"`
-	// URL is the authorization URL that will open.
+	// URL is empty: the login confirm comes before the client registers
+	// with the authorization server, so the authorization URL is not known
+	// yet (it arrives with ui.open_url.request or ui.prompt.request). Kept
+	// for UIs that read it.
 	URL string `json:"url"`
 }
 

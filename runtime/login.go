@@ -84,7 +84,7 @@ type LoginOptions struct {
 }
 
 // ErrLoginDeclined is returned (wrapped) when the person said no.
-var ErrLoginDeclined = errors.New("login declined")
+var ErrLoginDeclined = auth.ErrLoginDeclined
 
 // ErrNoOAuth is returned (wrapped) for a login to a server that is not
 // reached over HTTP.
@@ -178,15 +178,21 @@ func (p *loginPrompter) RedirectURI(ctx context.Context, preferred string) (stri
 	return p.loop.RedirectURI(ctx, preferred)
 }
 
+// Consent asks the user before anything else happens: no client
+// registration, no authorization request, no browser.
+func (p *loginPrompter) Consent(ctx context.Context, req *auth.LoginRequest) (bool, error) {
+	ok, err := p.ui.ConfirmLogin(ctx, LoginPrompt{Server: req.ServerID, Issuer: req.Issuer})
+	if err != nil {
+		return false, fmt.Errorf("asking for consent: %w", err)
+	}
+	return ok, nil
+}
+
+// Close releases the loopback callback listener, however the login ended.
+func (p *loginPrompter) Close() error { return p.loop.Close() }
+
 func (p *loginPrompter) Login(ctx context.Context, req *auth.LoginRequest) (*auth.CallbackResult, error) {
 	lp := LoginPrompt{Server: req.ServerID, Issuer: req.Issuer, URL: req.URL, RedirectURI: req.RedirectURI}
-	ok, err := p.ui.ConfirmLogin(ctx, lp)
-	if err != nil {
-		return nil, fmt.Errorf("asking for consent: %w", err)
-	}
-	if !ok {
-		return nil, ErrLoginDeclined
-	}
 	if !p.noBrowser {
 		var openErr error
 		p.loop.Open = func(ctx context.Context, _ *auth.LoginRequest) error {

@@ -221,3 +221,22 @@ func byID(sts []runtime.Status, id string) runtime.Status {
 	}
 	return runtime.Status{}
 }
+
+// TestDeclinedLoginRegistersNothing: the user is asked before the client
+// registers with the authorization server, so a "no" leaves no client
+// behind there.
+func TestDeclinedLoginRegistersNothing(t *testing.T) {
+	env := startDemo(t, time.Minute)
+	ui := &browserUI{decline: true}
+	m := runtime.NewManager(runtime.ManagerOptions{AuthStore: auth.NewMemoryStore(), LoginUI: ui, MinBackoff: time.Hour})
+	t.Cleanup(func() { m.Close() })
+	m.Apply([]config.ServerEntry{httpEntry("notes", env.MCPURL)})
+	waitState(t, m, "notes", runtime.StateAuthRequired, 10*time.Second)
+	err := m.Login(context.Background(), "notes", runtime.LoginOptions{})
+	if !errors.Is(err, runtime.ErrLoginDeclined) {
+		t.Fatalf("declined login: %v", err)
+	}
+	if ui.asked != 1 || env.Registrations() != 0 {
+		t.Errorf("asked %d times, %d registrations; want 1 and 0", ui.asked, env.Registrations())
+	}
+}

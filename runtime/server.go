@@ -174,6 +174,13 @@ func (sv *server) loop() {
 				continue
 			}
 			delay := backoff(attempts, sv.m.opts.MinBackoff, sv.m.opts.MaxBackoff)
+			// The authorization server said when to come back (a 503 or 429
+			// on refresh): the credentials are kept, and asking earlier
+			// only meets the same answer.
+			var te *auth.TransientError
+			if errors.As(err, &te) && time.Until(te.RetryAt) > delay {
+				delay = time.Until(te.RetryAt)
+			}
 			sv.update(func(st *Status) {
 				st.State, st.LastError, st.Attempts, st.NextRetryAt = StateError, err.Error(), attempts, time.Now().Add(delay)
 			})
