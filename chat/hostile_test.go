@@ -53,6 +53,8 @@ func hostileStatus(id string) protocol.ServerStatus {
 		ID: id, Transport: "stdio" + evil, Source: "project" + evil, Enabled: true, State: protocol.StateError,
 		ServerName: "srv" + evil, ServerVersion: "1" + evil, ProtocolVersion: "2025" + evil, SessionID: "s" + evil,
 		LastError: "boom" + evil + "\nsecond line", Auth: &protocol.AuthStatus{Detail: "detail" + evil, Storage: "file" + evil},
+		Approval: &protocol.ApprovalStatus{Decision: "unknown" + evil, File: "f" + evil, Digest: "d" + evil, Fields: []string{"command: x" + evil}},
+		Warnings: []string{"warn" + evil},
 	}
 }
 
@@ -113,6 +115,15 @@ func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 		step(s, tea.KeyMsg{Type: tea.KeyEnter})
 	}
 	look("start")
+	for _, st := range m.servers {
+		if st.Approval == nil {
+			continue
+		}
+		// Not drawn yet; whoever draws them gets them clean.
+		if p := screenProblems(strings.Join(append(append([]string{st.Approval.Decision, st.Approval.File, st.Approval.Digest}, st.Approval.Fields...), st.Warnings...), "\n")); len(p) > 0 {
+			t.Errorf("approval or warnings of %s kept %v", st.ID, p)
+		}
+	}
 	typeIn("/mcp")
 	typeIn("/mcp bad")
 	typeIn("/tools")

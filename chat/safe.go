@@ -77,6 +77,25 @@ func cleanStatus(st *protocol.ServerStatus) {
 		a.Detail, a.Storage = line(a.Detail), line(a.Storage)
 		st.Auth = &a
 	}
+	if st.Approval != nil {
+		a := *st.Approval
+		a.Decision, a.File, a.Digest = line(a.Decision), line(a.File), line(a.Digest)
+		a.Fields = cleanLines(a.Fields)
+		st.Approval = &a
+	}
+	st.Warnings = cleanLines(st.Warnings)
+}
+
+// cleanLines returns a cleaned copy of lines.
+func cleanLines(lines []string) []string {
+	if lines == nil {
+		return nil
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = line(l)
+	}
+	return out
 }
 
 func cleanDetail(d *protocol.ServerDetail) {
