@@ -19,7 +19,8 @@ func TestPanicIsTheServersError(t *testing.T) {
 		LookupEnv: func(name string) (string, bool) {
 			if name == "BOOM" {
 				var m map[string]int
-				m["nil map"]++ // a real runtime panic, as a bug would cause
+				//lint:ignore SA5000 the test needs a real runtime panic, as a bug would cause
+				m["nil map"]++
 			}
 			return "", false
 		},
