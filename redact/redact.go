@@ -56,9 +56,11 @@ func queryEscape(s string) string { return url.QueryEscape(s) }
 
 var urlsIn = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 
-// URL masks the secret query parameters (code, state is kept) of a URL. A
-// string that does not parse is returned unchanged.
+// URL masks the registered secrets (see [Register]) and the secret query
+// parameters (code, state is kept) of a URL. A string that does not parse
+// is returned with only the registered secrets masked.
 func URL(raw string) string {
+	raw = Registered(raw)
 	u, err := url.Parse(raw)
 	if err != nil || u.RawQuery == "" {
 		return raw
@@ -84,7 +86,8 @@ func URL(raw string) string {
 	return u.String()
 }
 
-// Header returns a copy of h with secret headers masked.
+// Header returns a copy of h with secret headers masked, and registered
+// secrets (see [Register]) masked in the others.
 func Header(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
@@ -100,7 +103,11 @@ func Header(h http.Header) http.Header {
 			out[k] = masked
 			continue
 		}
-		out[k] = vs
+		kept := make([]string, len(vs))
+		for i, v := range vs {
+			kept[i] = Registered(v)
+		}
+		out[k] = kept
 	}
 	return out
 }

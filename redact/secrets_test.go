@@ -18,3 +18,17 @@ func TestRegisteredSecretsAreMasked(t *testing.T) {
 		t.Errorf("a value shorter than MinSecretLen was masked: %q", got)
 	}
 }
+
+func TestRegisteredSecretsInHeadersAndURLs(t *testing.T) {
+	Register("hdr-value-9f8e7d6c", "query-value-1a2b3c4d")
+	h := Header(map[string][]string{"X-Custom": {"hdr-value-9f8e7d6c"}, "Accept": {"application/json"}})
+	if got := h.Get("X-Custom"); got != Mask {
+		t.Errorf("registered header value kept: %q", got)
+	}
+	if got := h.Get("Accept"); got != "application/json" {
+		t.Errorf("plain header changed: %q", got)
+	}
+	if got := URL("http://h/mcp?k=query-value-1a2b3c4d&x=1"); strings.Contains(got, "query-value-1a2b3c4d") {
+		t.Errorf("registered query value kept: %q", got)
+	}
+}
