@@ -43,6 +43,9 @@ type oidcResource struct {
 	keysErr  error
 	calls    atomic.Int64
 	rejected atomic.Int64
+	// prmDelay, if set, delays every protected resource metadata answer,
+	// so that a connection's discovery is still running when a test acts.
+	prmDelay atomic.Int64
 }
 
 func (r *oidcResource) URL() string { return r.srv.URL + "/mcp" }
@@ -73,6 +76,7 @@ func startOIDCResource(t *testing.T) *oidcResource {
 	mux.Handle("/mcp", auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: prmURL, Scopes: []string{"mcp:tools"}})(
 		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, req *http.Request) {
+		time.Sleep(time.Duration(r.prmDelay.Load()))
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:             r.URL(),
 			AuthorizationServers: []string{*r.issuer.Load()},

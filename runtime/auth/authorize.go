@@ -32,6 +32,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	stepUp := false
 	switch status {
 	case http.StatusUnauthorized:
+		h.noteChallenge(ch)
 	case http.StatusForbidden:
 		if ch.err != "insufficient_scope" {
 			return fmt.Errorf("server %s: request forbidden (403)", h.opts.ServerID)

@@ -76,6 +76,10 @@ type Handler struct {
 	trouble  *TransientError
 	failures int
 	stepUps  map[string]int
+	// seen is the challenge of the latest 401 (seenOK: there was one),
+	// for a login started without a request at hand.
+	seen   challenge
+	seenOK bool
 
 	// DPoP state: the parsed key of the current record and the latest
 	// nonce of each origin.
@@ -220,11 +224,40 @@ func (h *Handler) Login(ctx context.Context) error {
 // LoginWith runs an authorization now with p as the prompter, whatever
 // Options.Prompter is. The runtime connects with no prompter, so that a
 // connection never prompts, and logs in with this when the user asks.
+//
+// It may come before any request met the server's 401: then it asks the
+// server itself (see probeChallenge) for the challenge that names the
+// protected resource metadata. It waits for an authorization in progress
+// (a connection's, which cannot prompt) and then runs its own, whatever
+// that one's outcome.
 func (h *Handler) LoginWith(ctx context.Context, p LoginPrompter) error {
 	if err := h.load(ctx); err != nil {
 		return err
 	}
-	return h.serialize(ctx, func() error { return h.authorizeWith(ctx, challenge{}, "", false, p) })
+	return h.serializeWith(ctx, false, func() error {
+		ch, ok := h.lastChallenge()
+		if !ok {
+			ch = h.probeChallenge(ctx)
+		}
+		return h.authorizeWith(ctx, ch, "", false, p)
+	})
+}
+
+// noteChallenge remembers the challenge of the latest 401, for logins
+// started without one.
+func (h *Handler) noteChallenge(ch challenge) {
+	if ch.dpop {
+		h.dpopChallenged.Store(true)
+	}
+	h.mu.Lock()
+	h.seen, h.seenOK = ch, true
+	h.mu.Unlock()
+}
+
+func (h *Handler) lastChallenge() (challenge, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seen, h.seenOK
 }
 
 // Status describes a handler's credentials without revealing any secret.
@@ -274,6 +307,12 @@ func (h *Handler) Status(ctx context.Context) (Status, error) {
 // that waited for an authorization that failed gets that failure instead of
 // starting another (which would prompt the user again).
 func (h *Handler) serialize(ctx context.Context, fn func() error) error {
+	return h.serializeWith(ctx, true, fn)
+}
+
+// serializeWith is serialize; with inherit false, fn runs after the wait
+// whatever the authorization waited for returned.
+func (h *Handler) serializeWith(ctx context.Context, inherit bool, fn func() error) error {
 	if err := h.load(ctx); err != nil {
 		return err
 	}
@@ -287,7 +326,7 @@ func (h *Handler) serialize(ctx context.Context, fn func() error) error {
 	}
 	defer func() { <-h.flow }()
 	h.mu.Lock()
-	if h.gen != gen && h.lastErr != nil {
+	if inherit && h.gen != gen && h.lastErr != nil {
 		err := h.lastErr
 		h.mu.Unlock()
 		return err
