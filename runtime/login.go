@@ -45,6 +45,12 @@ type LoginUI interface {
 // OpenURL uses when the UI cannot open URLs itself; it refuses on machines
 // where no browser can be shown (SSH sessions, no display).
 func OpenBrowser(u string) error {
+	// Whoever asks, the system browser only ever gets an https URL or an
+	// http one on this machine: never file:, javascript: or a custom
+	// scheme a server chose.
+	if err := auth.CheckBrowserURL(u); err != nil {
+		return err
+	}
 	if reason := Headless(); reason != "" {
 		return fmt.Errorf("cannot open a browser: %s", reason)
 	}

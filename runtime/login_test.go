@@ -240,3 +240,14 @@ func TestDeclinedLoginRegistersNothing(t *testing.T) {
 		t.Errorf("asked %d times, %d registrations; want 1 and 0", ui.asked, env.Registrations())
 	}
 }
+
+// TestOpenBrowserRefusesOtherSchemes: whatever a server or a UI hands it,
+// the system browser only gets https or loopback http.
+func TestOpenBrowserRefusesOtherSchemes(t *testing.T) {
+	for _, u := range []string{"file:///etc/passwd", "javascript:alert(1)", "http://example.com/authorize", "ms-settings:", "smb://host/share"} {
+		err := runtime.OpenBrowser(u)
+		if err == nil || strings.Contains(err.Error(), "cannot open a browser") {
+			t.Errorf("OpenBrowser(%q) = %v, want a refusal of the URL itself", u, err)
+		}
+	}
+}
