@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
@@ -33,9 +34,9 @@ func (c *cli) managerOptions() runtime.ManagerOptions {
 	if c.store == nil && c.storeErr == nil {
 		c.store, c.storeErr = openTokenStore(c.global)
 		if c.storeErr != nil {
-			fmt.Fprintf(c.stderr, "warning: token store: %v (tokens are kept for this command only)\n", c.storeErr)
+			c.warnf("token store: %v (tokens are kept for this command only)", c.storeErr)
 		} else if w := c.store.Warning(); w != "" {
-			fmt.Fprintf(c.stderr, "warning: %s\n", w)
+			c.warnf("%s", w)
 		}
 	}
 	if c.store != nil {
@@ -52,7 +53,7 @@ func (c *cli) approvals() *approval.Store {
 	if c.approvalStore == nil {
 		s, err := openApprovals(c.global)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "warning: %v (project servers stay unapproved)\n", err)
+			c.warnf("%v (project servers stay unapproved)", err)
 		}
 		c.approvalStore = s
 	}
@@ -70,11 +71,14 @@ func openApprovals(globalConfig string) (*approval.Store, error) {
 	return s, nil
 }
 
-// terminalLoginUI asks on the terminal and opens the system browser.
+// terminalLoginUI asks on the terminal and opens the system browser. The
+// issuer and the URLs come from the MCP server's and the authorization
+// server's metadata: the issuer is shown as one terminal-safe line, URLs
+// stripped but never cut (the person copies them).
 type terminalLoginUI struct{ c *cli }
 
 func (u terminalLoginUI) ConfirmLogin(_ context.Context, p runtime.LoginPrompt) (bool, error) {
-	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", p.Server, p.Issuer)
+	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", termsafe.Strip(p.Server), termsafe.Line(p.Issuer))
 	a, err := u.c.readLine()
 	if err != nil {
 		return false, fmt.Errorf("no answer on stdin: %w", err)
@@ -87,12 +91,12 @@ func (u terminalLoginUI) OpenURL(_ context.Context, p runtime.LoginPrompt) error
 	if err := runtime.OpenBrowser(p.URL); err != nil {
 		return err
 	}
-	fmt.Fprintf(u.c.stderr, "Opened your browser. If it did not open, visit:\n  %s\nWaiting for the login to finish (at most 5 minutes)...\n", p.URL)
+	fmt.Fprintf(u.c.stderr, "Opened your browser. If it did not open, visit:\n  %s\nWaiting for the login to finish (at most 5 minutes)...\n", termsafe.Strip(p.URL))
 	return nil
 }
 
 func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt) (string, error) {
-	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", p.URL, p.RedirectURI)
+	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", termsafe.Strip(p.URL), termsafe.Strip(p.RedirectURI))
 	return u.c.readLine()
 }
 
@@ -113,7 +117,7 @@ func (c *cli) login(args []string) int {
 	m, st := c.connectOne(e, true)
 	defer m.Close()
 	if st.State == runtime.StateReady && st.AuthLoggedIn {
-		fmt.Fprintf(c.stdout, "%s: already logged in (%s)\n", e.ID, st.Auth)
+		fmt.Fprintf(c.stdout, "%s: already logged in (%s)\n", termsafe.Line(e.ID), termsafe.LineMax(st.Auth, maxErrorLine))
 		return exitOK
 	}
 	err = m.Login(context.Background(), e.ID, runtime.LoginOptions{NoBrowser: *noBrowser})
@@ -129,9 +133,9 @@ func (c *cli) login(args []string) int {
 	defer cancel()
 	m.WaitSettled(ctx, e.ID)
 	st, _ = m.Get(e.ID)
-	fmt.Fprintf(c.stdout, "%s: logged in; %s; %s with %d tools\n", e.ID, st.Auth, st.State, st.Tools)
+	fmt.Fprintf(c.stdout, "%s: logged in; %s; %s with %d tools\n", termsafe.Line(e.ID), termsafe.LineMax(st.Auth, maxErrorLine), st.State, st.Tools)
 	if st.AuthStorage != "" {
-		fmt.Fprintf(c.stdout, "tokens kept in: %s\n", st.AuthStorage)
+		fmt.Fprintf(c.stdout, "tokens kept in: %s\n", termsafe.Line(st.AuthStorage))
 	}
 	return exitFor(st)
 }
@@ -163,7 +167,7 @@ func (c *cli) logout(args []string) int {
 	if *forget {
 		what = "tokens and client registration"
 	}
-	fmt.Fprintf(c.stdout, "%s: logged out (%s forgotten)\n", e.ID, what)
+	fmt.Fprintf(c.stdout, "%s: logged out (%s forgotten)\n", termsafe.Line(e.ID), what)
 	return exitOK
 }
 
@@ -188,9 +192,9 @@ func (c *cli) forgetCredentials(removed config.ServerEntry) {
 	revoked, err := m.LogoutWith(ctx, removed.ID, auth.LogoutOptions{ForgetClient: true, Revoke: true})
 	switch {
 	case err != nil && !errors.Is(err, auth.ErrRevocationFailed):
-		fmt.Fprintf(c.stderr, "warning: %s: its stored credentials could not be deleted: %v\n", removed.ID, err)
+		c.warnf("%s: its stored credentials could not be deleted: %v", removed.ID, err)
 	case err != nil:
-		fmt.Fprintf(c.stderr, "warning: %v (the stored credentials were deleted)\n", err)
+		c.warnf("%v (the stored credentials were deleted)", err)
 	case revoked:
 		fmt.Fprintf(c.stdout, "deleted its stored credentials and revoked its refresh token at the authorization server\n")
 	default:

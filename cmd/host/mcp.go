@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
@@ -79,9 +80,16 @@ func (c *cli) readLine() (string, error) {
 	return strings.TrimSpace(line), nil
 }
 
+// failf prints an error and returns code. The message may quote a server
+// or a config file: it is rendered for the terminal (see message).
 func (c *cli) failf(code int, format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "host mcp: "+format+"\n", args...)
+	fmt.Fprintf(c.stderr, "host mcp: %s\n", message(format, args...))
 	return code
+}
+
+// warnf prints a warning, rendered for the terminal like failf's errors.
+func (c *cli) warnf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "warning: %s\n", message(format, args...))
 }
 
 // scopePath maps --scope to a config file.
@@ -103,7 +111,7 @@ func (c *cli) load() (*config.Effective, error) {
 		return nil, err
 	}
 	for _, ferr := range eff.Errors {
-		fmt.Fprintf(c.stderr, "warning: %v\n", ferr)
+		c.warnf("%v", ferr)
 	}
 	return eff, nil
 }
@@ -121,18 +129,23 @@ func (c *cli) entry(id string) (config.ServerEntry, *config.Effective, error) {
 	return config.ServerEntry{}, eff, fmt.Errorf("no server %q in %s or %s", id, c.global, c.project)
 }
 
-// describeTarget says where a server is, without header or env values.
+// describeTarget says where a server is, without header or env values, as
+// one terminal-safe line: a project file may put anything in a command.
 func describeTarget(cfg config.ServerConfig) string {
 	if cfg.Command != "" {
-		return strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " "))
+		return termsafe.Line(strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " ")))
 	}
-	return cfg.URL
+	return termsafe.Strip(cfg.URL)
 }
 
+// writeJSON prints v as indented JSON, its strings exact but escaped so
+// that none drives the terminal (see jsonSafe).
 func (c *cli) writeJSON(v any) int {
-	enc := json.NewEncoder(c.stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return c.failf(exitFailure, "%v", err)
+	}
+	if _, err := c.stdout.Write(append(jsonSafe(b), '\n')); err != nil {
 		return c.failf(exitFailure, "%v", err)
 	}
 	return exitOK
@@ -178,8 +191,10 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
+// indent renders untrusted multi-line text (a stderr tail) for the
+// terminal, each line indented.
 func indent(s string) string {
-	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+	return "  " + strings.ReplaceAll(termsafe.Text(s), "\n", "\n  ")
 }
 
 func firstLine(s string) string {
@@ -187,10 +202,5 @@ func firstLine(s string) string {
 	return s
 }
 
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+// truncate renders s as one terminal-safe line of at most n runes.
+func truncate(s string, n int) string { return termsafe.LineMax(s, n) }

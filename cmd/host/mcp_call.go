@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 )
@@ -29,6 +30,11 @@ func (c *cli) call(args []string) int {
 		return c.failf(exitUsage, "call: want <server-id> <tool>")
 	}
 	id, tool := pos[0], pos[1]
+	if !adapter.SafeName(tool) {
+		// Never offered, so never called: the name one reads is not the
+		// name that would run.
+		return c.failf(exitUsage, "call: tool names with control or invisible characters are never called (stripped, this one reads %q)", termsafe.Line(tool))
+	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(*argsJSON), &obj); err != nil {
 		return c.failf(exitUsage, "call: --args must be a JSON object: %v", err)
@@ -113,11 +119,11 @@ func (c *cli) callGate(e config.ServerEntry, yes bool) (*permission.Gate, error)
 		Trusted:        func(string) bool { return e.Trusted() },
 		Identity:       func(string) permission.Identity { return runtime.IdentityOf(e) },
 		NonInteractive: permission.PolicyRulesOnly,
-		Warn:           func(msg string) { fmt.Fprintf(c.stderr, "warning: %s\n", msg) },
+		Warn:           func(msg string) { c.warnf("%s", msg) },
 	}
 	store, err := permission.OpenStore(defaultPermissions(c.global))
 	if err != nil {
-		fmt.Fprintf(c.stderr, "warning: %v (remembered answers are not used)\n", err)
+		c.warnf("%v (remembered answers are not used)", err)
 	} else {
 		opts.Store = store
 	}
@@ -139,20 +145,11 @@ func (c *cli) interactive() bool {
 }
 
 // confirmOnTerminal is the CLI's permission.Confirmer: it shows the gate's
-// request (its title and arguments already sanitized) and reads y/N.
+// request as [permission.Request.Text] renders it (the host's own record
+// of the call first, the server's title, description and hints labelled
+// as its claims, all terminal-safe) and reads y/N.
 func (c *cli) confirmOnTerminal(_ context.Context, req *permission.Request) (permission.Response, error) {
-	fmt.Fprintf(c.stderr, "Allow MCP tool call?\n  server: %s\n  tool:   %s\n", req.Server, req.Tool)
-	if req.Title != "" {
-		fmt.Fprintf(c.stderr, "  title:  %s (from the server, untrusted)\n", req.Title)
-	}
-	if req.Changed {
-		fmt.Fprintf(c.stderr, "  note:   you always allowed this tool before, but the server has CHANGED its definition since\n")
-	}
-	args := strings.ReplaceAll(req.Arguments, "\n", "\n  ")
-	if req.ArgumentsTruncated {
-		args += " … (cut)"
-	}
-	fmt.Fprintf(c.stderr, "  args:   %s\nAllow? [y/N] ", args)
+	fmt.Fprintf(c.stderr, "%s\nAllow? [y/N] ", req.Text())
 	line, _ := c.readLine()
 	switch strings.ToLower(line) {
 	case "y", "yes":
@@ -163,6 +160,9 @@ func (c *cli) confirmOnTerminal(_ context.Context, req *permission.Request) (per
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
+// printResult shows a tool result: every string in it is the server's,
+// rendered for the terminal (text through result, URIs and MIME types as
+// one line, JSON through jsonSafe).
 func printResult(w io.Writer, res *mcp.CallToolResult) {
 	if res.IsError {
 		fmt.Fprintln(w, "tool error:")
@@ -170,28 +170,28 @@ func printResult(w io.Writer, res *mcp.CallToolResult) {
 	for _, ct := range res.Content {
 		switch v := ct.(type) {
 		case *mcp.TextContent:
-			fmt.Fprintln(w, v.Text)
+			fmt.Fprintln(w, result(v.Text))
 		case *mcp.ImageContent:
-			fmt.Fprintf(w, "[image %s, %d bytes]\n", v.MIMEType, len(v.Data))
+			fmt.Fprintf(w, "[image %s, %d bytes]\n", termsafe.Line(v.MIMEType), len(v.Data))
 		case *mcp.AudioContent:
-			fmt.Fprintf(w, "[audio %s, %d bytes]\n", v.MIMEType, len(v.Data))
+			fmt.Fprintf(w, "[audio %s, %d bytes]\n", termsafe.Line(v.MIMEType), len(v.Data))
 		case *mcp.ResourceLink:
-			fmt.Fprintf(w, "[resource link %s]\n", v.URI)
+			fmt.Fprintf(w, "[resource link %s]\n", termsafe.Strip(v.URI))
 		case *mcp.EmbeddedResource:
 			if v.Resource != nil {
 				if v.Resource.Text != "" {
-					fmt.Fprintf(w, "[resource %s]\n%s\n", v.Resource.URI, v.Resource.Text)
+					fmt.Fprintf(w, "[resource %s]\n%s\n", termsafe.Strip(v.Resource.URI), result(v.Resource.Text))
 				} else {
-					fmt.Fprintf(w, "[resource %s, %d bytes]\n", v.Resource.URI, len(v.Resource.Blob))
+					fmt.Fprintf(w, "[resource %s, %d bytes]\n", termsafe.Strip(v.Resource.URI), len(v.Resource.Blob))
 				}
 			}
 		default:
 			b, _ := json.Marshal(ct)
-			fmt.Fprintln(w, string(b))
+			fmt.Fprintln(w, string(jsonSafe(b)))
 		}
 	}
 	if res.StructuredContent != nil {
 		b, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
-		fmt.Fprintf(w, "structured content:\n%s\n", b)
+		fmt.Fprintf(w, "structured content:\n%s\n", jsonSafe(b))
 	}
 }

@@ -201,12 +201,12 @@ func (c *cli) importServers(args []string) int {
 		}
 		for _, s := range imported {
 			if s.Err != nil {
-				fmt.Fprintf(c.stderr, "skipped %q: %v\n", s.Name, s.Err)
+				fmt.Fprintf(c.stderr, "%s\n", message("skipped %q: %v", s.Name, s.Err))
 				code = exitFailure
 				continue
 			}
 			if _, exists := f.MCP.Servers[s.ID]; exists && !*replace {
-				fmt.Fprintf(c.stderr, "skipped %q: server %q already exists in %s (use --replace)\n", s.Name, s.ID, dest)
+				fmt.Fprintf(c.stderr, "%s\n", message("skipped %q: server %q already exists in %s (use --replace)", s.Name, s.ID, dest))
 				continue
 			}
 			cfg := s.Config

@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 func (c *cli) list(args []string) int {
@@ -63,19 +64,27 @@ func (c *cli) list(args []string) int {
 		fmt.Fprintf(c.stdout, "no MCP servers configured (global %s, project %s)\n", c.global, c.project)
 		return exitOK
 	}
+	// A project file is untrusted: its ids, targets and the errors that
+	// quote it are rendered for the terminal (describeTarget already is).
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSOURCE\tENABLED\tTARGET")
 	for _, r := range rows {
+		id := termsafe.Line(r.ID)
 		target := r.Target
 		if r.Approval != "" && r.Approval != "approved" {
-			target = fmt.Sprintf("NOT APPROVED (%s; host mcp approve %s): %s", r.Approval, r.ID, target)
+			target = fmt.Sprintf("NOT APPROVED (%s; host mcp approve %s): %s", r.Approval, id, target)
 		}
 		if r.Error != "" {
-			target = "INVALID: " + r.Error
+			target = "INVALID: " + termsafe.Line(r.Error)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", r.ID, r.Transport, r.Source, r.Enabled, target)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", id, termsafe.Line(r.Transport), r.Source, r.Enabled, target)
 	}
 	tw.Flush()
+	for _, r := range rows {
+		for _, w := range r.Warnings {
+			c.warnf("%s: %s", r.ID, w)
+		}
+	}
 	return exitOK
 }
 
@@ -106,9 +115,11 @@ func (c *cli) get(args []string) int {
 		c.writeJSON(out)
 		return exitFor(st)
 	}
+	// Every value may come from the server or a project file: each is
+	// rendered as one terminal-safe line.
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	line := func(k, v string) {
-		if v != "" {
+		if v = termsafe.LineMax(v, maxErrorLine); v != "" {
 			fmt.Fprintf(tw, "%s:\t%s\n", k, v)
 		}
 	}
@@ -135,6 +146,10 @@ func (c *cli) get(args []string) int {
 	line("tokens kept in", st.AuthStorage)
 	if a := st.Approval; a != nil {
 		line("approval", fmt.Sprintf("%s (digest %.12s…)", a.Decision, a.Digest))
+		line("defined in", a.File)
+		for _, f := range a.Fields {
+			line("definition", f)
+		}
 	}
 	for _, w := range st.Warnings {
 		line("warning", w)
@@ -163,19 +178,22 @@ func (c *cli) test(args []string) int {
 	if e.Err != nil {
 		return c.failf(exitUsage, "test: %v", e.Err)
 	}
-	fmt.Fprintf(c.stderr, "connecting to %s (%s)…\n", e.ID, describeTarget(e.Config))
+	fmt.Fprintf(c.stderr, "connecting to %s (%s)…\n", termsafe.Line(e.ID), describeTarget(e.Config))
 	start := time.Now()
 	m, st := c.connectOne(e, true)
 	defer m.Close()
 	elapsed := time.Since(start).Round(time.Millisecond)
+	// The server's name, version and protocol, and errors that quote it,
+	// are its own words: one terminal-safe line each.
+	id, lastErr := termsafe.Line(e.ID), termsafe.LineMax(st.LastError, maxErrorLine)
 	switch st.State {
 	case runtime.StateReady:
 		fmt.Fprintf(c.stdout, "ok: %s is ready in %s: %s %s, protocol %s, transport %s, %d tools\n",
-			e.ID, elapsed, st.ServerName, st.ServerVersion, st.ProtocolVersion, st.Transport, st.Tools)
+			id, elapsed, termsafe.Line(st.ServerName), termsafe.Line(st.ServerVersion), termsafe.Line(st.ProtocolVersion), st.Transport, st.Tools)
 	case runtime.StateAuthRequired:
-		fmt.Fprintf(c.stdout, "login required: %s: %s (run: host mcp login %s)\n", e.ID, st.LastError, e.ID)
+		fmt.Fprintf(c.stdout, "login required: %s: %s (run: host mcp login %s)\n", id, lastErr, id)
 	default:
-		fmt.Fprintf(c.stdout, "failed: %s after %s: %s\n", e.ID, elapsed, st.LastError)
+		fmt.Fprintf(c.stdout, "failed: %s after %s: %s\n", id, elapsed, lastErr)
 		if st.Stderr != "" {
 			fmt.Fprintf(c.stdout, "stderr (tail):\n%s\n", indent(strings.TrimRight(st.Stderr, "\n")))
 		}
@@ -224,18 +242,25 @@ func (c *cli) tools(args []string) int {
 	for _, st := range sts {
 		if st.State != runtime.StateReady {
 			if st.State != runtime.StateDisabled {
-				fmt.Fprintf(c.stderr, "%s: %s: %s\n", st.ID, st.State, st.LastError)
+				fmt.Fprintf(c.stderr, "%s\n", message("%s: %s: %s", st.ID, st.State, st.LastError))
 				code = exitFailure
 			}
 			continue
 		}
 		tools, err := m.Tools(st.ID)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "%s: %v\n", st.ID, err)
+			fmt.Fprintf(c.stderr, "%s\n", message("%s: %v", st.ID, err))
 			code = exitFailure
 			continue
 		}
 		for _, t := range tools {
+			// The adapter never offers a tool whose name holds controls or
+			// invisible characters (the user would read one name and call
+			// another); neither does this list.
+			if !adapter.SafeName(t.Name) {
+				c.warnf("%s: left out a tool whose name has control or invisible characters (stripped, it reads %q)", st.ID, termsafe.Line(t.Name))
+				continue
+			}
 			rows = append(rows, row{Name: adapter.PublicName(st.ID, t.Name), Server: st.ID, Tool: t.Name, Description: firstLine(t.Description)})
 		}
 	}
@@ -246,7 +271,7 @@ func (c *cli) tools(args []string) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tORIGIN\tDESCRIPTION")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", r.Name, r.Server, r.Tool, truncate(r.Description, 80))
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", r.Name, termsafe.Line(r.Server), r.Tool, truncate(r.Description, 80))
 	}
 	tw.Flush()
 	return code
