@@ -2,7 +2,9 @@ package e2e_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,10 +23,10 @@ type oidcServe struct {
 }
 
 // startOIDCServe starts it all; prmDelay delays the resource's metadata
-// answers.
-func startOIDCServe(t *testing.T, prmDelay time.Duration) *oidcServe {
+// answers; providerEnv goes to the provider script.
+func startOIDCServe(t *testing.T, prmDelay time.Duration, providerEnv ...string) *oidcServe {
 	t.Helper()
-	rs, provider := startOIDC(t)
+	rs, provider := startOIDC(t, providerEnv...)
 	rs.prmDelay.Store(int64(prmDelay))
 	dir := t.TempDir()
 	config := filepath.Join(dir, "global", "config.json")
@@ -81,5 +83,104 @@ func TestOIDCLoginRightAfterStart(t *testing.T) {
 		if s := o.status(t); s.Auth == nil || !strings.Contains(s.Auth.Detail, "token valid until") {
 			t.Errorf("round %d: auth %+v", i, s.Auth)
 		}
+	}
+}
+
+// browserSignIn makes the UI's browser sign in in the background, as a
+// real one does: mcp.login does not wait for the page, and a page that
+// never reaches the callback (the provider's error page for a client it
+// does not know) leaves the runtime waiting for its redirect. The
+// returned function reports the pages that did not lead to the callback.
+func (o *oidcServe) browserSignIn() (failures func() []string) {
+	var mu sync.Mutex
+	var failed []string
+	o.h.ui.mu.Lock()
+	o.h.ui.openURL = func(u string) bool {
+		go func() {
+			if _, err := signInWithForms(u); err != nil {
+				mu.Lock()
+				failed = append(failed, err.Error())
+				mu.Unlock()
+			}
+		}()
+		return true
+	}
+	o.h.ui.mu.Unlock()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(failed)
+	}
+}
+
+// TestOIDCForgottenClientAfterLogout: after a logout that keeps the
+// client registration, the provider forgets every client (a restart). The
+// next login notices before the browser opens, registers once more and
+// completes, without --forget-client and without waiting out the login
+// timeout (issue 12 item 9). At a provider with RFC 7592 the host reads
+// its registration; without, it asks the authorization endpoint whether
+// the login would end on an error page.
+func TestOIDCForgottenClientAfterLogout(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		// reads and authChecks: registration reads and authorization
+		// requests (the browser's included) the login makes.
+		reads, authChecks int
+	}{
+		{"registration read (RFC 7592)", nil, 1, 1},
+		{"no registration read", []string{"NO_REGISTRATION_READ=1"}, 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := startOIDCServe(t, 0, tc.env...)
+			failures := o.browserSignIn()
+			if _, err := o.h.rt.MCPLogin(ctxT(t, time.Minute), &protocol.LoginParams{ID: "oidc"}); err != nil {
+				t.Fatalf("first login: %v", err)
+			}
+			if _, err := o.h.rt.MCPLogout(ctxT(t, 20*time.Second), &protocol.LogoutParams{ID: "oidc"}); err != nil {
+				t.Fatalf("logout: %v", err)
+			}
+			if n := o.provider.ForgetClients(t); n != 1 {
+				t.Fatalf("the provider forgot %d clients, want 1", n)
+			}
+			before := o.provider.Stats(t)
+			start := time.Now()
+			res, err := o.h.rt.MCPLogin(ctxT(t, 30*time.Second), &protocol.LoginParams{ID: "oidc"})
+			took := time.Since(start)
+			if err != nil {
+				t.Fatalf("login after the provider forgot the client (after %v): %v; pages: %v", took, err, failures())
+			}
+			t.Logf("login with a forgotten client took %v", took)
+			if took > 30*time.Second {
+				t.Errorf("login took %v", took)
+			}
+			if res.Server.Auth == nil || !res.Server.Auth.LoggedIn {
+				t.Errorf("after login: %+v", res.Server.Auth)
+			}
+			after := o.provider.Stats(t)
+			if n := after.Registrations - before.Registrations; n != 1 {
+				t.Errorf("%d new registrations, want exactly 1", n)
+			}
+			if n := after.Grants["authorization_code"] - before.Grants["authorization_code"]; n != 1 {
+				t.Errorf("%d code grants, want 1", n)
+			}
+			paths := after.Paths[len(before.Paths):]
+			reads, auths := 0, 0
+			for _, p := range paths {
+				if strings.HasPrefix(p, "GET /reg/") {
+					reads++
+				}
+				if p == "GET /auth" {
+					auths++
+				}
+			}
+			if reads != tc.reads || auths != tc.authChecks {
+				t.Errorf("%d registration reads and %d authorization requests, want %d and %d; requests: %v", reads, auths, tc.reads, tc.authChecks, paths)
+			}
+			if f := failures(); len(f) != 0 {
+				t.Errorf("the browser met pages that led nowhere: %v", f)
+			}
+			waitFor(t, 20*time.Second, "oidc ready", func() bool { return o.status(t).State == protocol.StateReady })
+		})
 	}
 }

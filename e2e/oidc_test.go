@@ -107,11 +107,12 @@ func (r *oidcResource) verify(ctx context.Context, token string) (jwt.Token, err
 	return tok, nil
 }
 
-// startOIDC starts the resource and the provider in front of it.
-func startOIDC(t *testing.T) (*oidcResource, *testenv.OIDCProvider) {
+// startOIDC starts the resource and the provider in front of it; env goes
+// to the provider script.
+func startOIDC(t *testing.T, env ...string) (*oidcResource, *testenv.OIDCProvider) {
 	t.Helper()
 	rs := startOIDCResource(t)
-	p := testenv.StartOIDCProvider(t, rs.URL(), oidcAccessTTL)
+	p := testenv.StartOIDCProviderEnv(t, rs.URL(), oidcAccessTTL, env...)
 	rs.issuer.Store(&p.Issuer)
 	return rs, p
 }

@@ -11,9 +11,15 @@
 //   revokes the whole grant), access tokens that live ACCESS_TTL seconds.
 // - Login and consent: the provider's own development pages (any login name
 //   and password are accepted), so a test drives them like a user would.
+// - RFC 7592 client configuration: registration answers carry a
+//   registration_client_uri and registration_access_token, with which a
+//   client reads (and may update or delete) its registration; with
+//   NO_REGISTRATION_READ=1 they are not issued, as at servers without RFC 7592.
 // - /_test/stats (GET) reports request, registration and token-grant counts;
 //   /_test/revoke (POST) revokes every grant, as a user would in the
-//   provider's account page. Neither counts as a request.
+//   provider's account page; /_test/forget (POST) forgets every dynamically
+//   registered client and its grants, as a restart of a server keeping them
+//   in memory does. None counts as a request.
 // It prints "ready <issuer>" on stdout once it listens on 127.0.0.1.
 import { generateKeyPairSync } from 'node:crypto';
 import Provider, { errors } from 'oidc-provider';
@@ -27,15 +33,19 @@ if (!port || !resource) {
 }
 const issuer = `http://127.0.0.1:${port}`;
 
+const registrationRead = process.env.NO_REGISTRATION_READ !== '1';
+
 const stats = { requests: 0, registrations: 0, grants: {}, paths: [] };
 const grantIds = new Set();
+const clientIds = new Set();
 
 const provider = new Provider(issuer, {
   clients: [],
   scopes: ['openid', 'offline_access', 'mcp:tools'],
   features: {
     devInteractions: { enabled: true },
-    registration: { enabled: true },
+    registration: { enabled: true, issueRegistrationAccessToken: registrationRead },
+    registrationManagement: { enabled: registrationRead },
     revocation: { enabled: true },
     resourceIndicators: {
       enabled: true,
@@ -70,7 +80,10 @@ provider.on('grant.success', (ctx) => {
   const g = ctx.oidc.params.grant_type;
   stats.grants[g] = (stats.grants[g] || 0) + 1;
 });
-provider.on('registration_create.success', () => { stats.registrations += 1; });
+provider.on('registration_create.success', (ctx, client) => {
+  stats.registrations += 1;
+  clientIds.add(client.clientId);
+});
 
 provider.use(async (ctx, next) => {
   if (ctx.path === '/_test/stats') {
@@ -85,6 +98,17 @@ provider.use(async (ctx, next) => {
     }
     grantIds.clear();
     ctx.body = { revoked: n };
+    return;
+  }
+  if (ctx.path === '/_test/forget' && ctx.method === 'POST') {
+    for (const id of grantIds) {
+      const g = await provider.Grant.find(id);
+      if (g) await g.destroy();
+    }
+    grantIds.clear();
+    for (const id of clientIds) await provider.Client.adapter.destroy(id);
+    ctx.body = { forgotten: clientIds.size };
+    clientIds.clear();
     return;
   }
   stats.requests += 1;

@@ -14,10 +14,12 @@ import (
 
 // interactiveLogin runs the authorization code flow with prompter: consent
 // first (before any registration), then one browser round, retried once with
-// a fresh dynamic registration when the token endpoint no longer knows the
-// stored one. A dynamic registration that never produced a token is dropped
-// when the login fails, so the next login registers afresh. rec is the
-// current record. Called holding h.flow.
+// a fresh dynamic registration when the authorization server no longer knows
+// the stored one (invalid_client at the token endpoint, invalid_client or
+// unauthorized_client in the redirect; codeLogin checks before the browser
+// opens, see registrationGone). A dynamic registration that never produced a
+// token is dropped when the login fails, so the next login registers afresh.
+// rec is the current record. Called holding h.flow.
 func (h *Handler) interactiveLogin(ctx context.Context, d *discovered, prompter LoginPrompter, rec *Record, scopes []string, bound bool) error {
 	if c, ok := prompter.(Consenter); ok {
 		yes, err := c.Consent(ctx, &LoginRequest{ServerID: h.opts.ServerID, Issuer: d.issuer})
@@ -47,8 +49,11 @@ func (h *Handler) interactiveLogin(ctx context.Context, d *discovered, prompter 
 		if cl == nil || cl.Kind != ClientDynamic {
 			return err
 		}
+		// The token endpoint's invalid_client, or the authorization
+		// server's refusal of the client in the redirect.
 		var oe *OAuthError
-		rejected := errors.As(err, &oe) && oe.Endpoint == "token" && oe.rejected() && oe.Code == "invalid_client"
+		rejected := errors.As(err, &oe) && ((oe.Endpoint == "token" && oe.rejected() && oe.Code == "invalid_client") ||
+			(oe.Endpoint == "authorization" && clientRefusal(oe.Code)))
 		used := cl.Confirmed || (cl == stored && rec.Token != nil)
 		if rejected || !used {
 			h.dropRegistration(ctx, cl)
@@ -79,23 +84,34 @@ func (h *Handler) codeLogin(ctx context.Context, d *discovered, prompter LoginPr
 	if err != nil {
 		return nil, nil, err
 	}
+	query := func(cl *Client) url.Values {
+		q := url.Values{
+			"response_type":         {"code"},
+			"client_id":             {cl.ClientID},
+			"redirect_uri":          {redirectURI},
+			"code_challenge_method": {"S256"},
+		}
+		if len(scopes) > 0 {
+			q.Set("scope", strings.Join(scopes, " "))
+		}
+		if d.resource != "" {
+			q.Set("resource", d.resource)
+		}
+		return q
+	}
+	if cl == stored && cl.Kind == ClientDynamic && d.registrationURL != "" && h.registrationGone(ctx, d, cl, query(cl)) {
+		h.log.Debug("the authorization server forgot the stored registration; registering afresh", "server", h.opts.ServerID, "issuer", d.issuer)
+		h.dropRegistration(ctx, cl)
+		if cl, err = h.register(ctx, d, redirectURI); err != nil {
+			return nil, nil, err
+		}
+	}
 
 	verifier := oauth2.GenerateVerifier()
 	state := randomString()
-	q := url.Values{
-		"response_type":         {"code"},
-		"client_id":             {cl.ClientID},
-		"redirect_uri":          {redirectURI},
-		"state":                 {state},
-		"code_challenge":        {oauth2.S256ChallengeFromVerifier(verifier)},
-		"code_challenge_method": {"S256"},
-	}
-	if len(scopes) > 0 {
-		q.Set("scope", strings.Join(scopes, " "))
-	}
-	if d.resource != "" {
-		q.Set("resource", d.resource)
-	}
+	q := query(cl)
+	q.Set("state", state)
+	q.Set("code_challenge", oauth2.S256ChallengeFromVerifier(verifier))
 	authURL, err := addQuery(d.authorizationURL, q)
 	if err != nil {
 		return nil, cl, fmt.Errorf("server %s: authorization_endpoint: %w", h.opts.ServerID, err)

@@ -7,7 +7,10 @@
 // before any request reaches an authorization server; one authorization runs
 // per server at a time and concurrent 401s wait for it; dynamic client
 // registrations are stored with their issuer, reused, and dropped when the
-// server rejects them or the redirect URI changes; the RFC 8707 resource goes
+// server rejects them, has forgotten them (checked before a login opens the
+// browser, through RFC 7592 where offered) or the redirect URI changes; a
+// login asked for before any request met a 401 probes the server for its
+// challenge; the RFC 8707 resource goes
 // on authorization, token and refresh requests alike; the RFC 9207 iss
 // parameter is compared exactly. Only a definitive rejection (a 400 or 401
 // naming invalid_grant, invalid_client or unauthorized_client) turns a

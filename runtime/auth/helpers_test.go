@@ -41,6 +41,17 @@ type testAS struct {
 	registerStatus int             // if set, registration answers this status
 	deadClients    map[string]bool // client ids the token endpoint calls invalid_client
 	revokeStatus   int             // if set, revocation answers this status
+	// RFC 7592: issueRAT makes registration return a client configuration
+	// endpoint (/reg/<id>) and token; readStatus, if set, is its answer;
+	// rotateRAT makes a read return a new token; ratOrigin, if set, is
+	// the origin of the endpoint registration names.
+	issueRAT   bool
+	ratOrigin  string
+	readStatus int
+	rotateRAT  bool
+	// refuseDead makes /authorize refuse the deadClients: "page" (a 400
+	// error page) or "redirect" (to the redirect URI with invalid_client).
+	refuseDead string
 	// tokenHook, if set, answers token requests it returns true for. It
 	// runs without mu held, so it may block.
 	tokenHook func(w http.ResponseWriter, r *http.Request) bool
@@ -55,6 +66,8 @@ type testAS struct {
 	issued        int
 	revocations   []url.Values
 	revokeAuth    []string
+	reads         []string // Authorization header of registration reads
+	rats          map[string]string
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -141,6 +154,18 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 		as.authorizes = append(as.authorizes, q)
 		red, _ := url.Parse(q.Get("redirect_uri"))
 		rq := red.Query()
+		if as.deadClients[q.Get("client_id")] && as.refuseDead == "page" {
+			http.Error(w, "<h1>oops: invalid_client</h1>", http.StatusBadRequest)
+			return
+		}
+		if as.deadClients[q.Get("client_id")] && as.refuseDead == "redirect" {
+			rq.Set("error", "invalid_client")
+			rq.Set("state", q.Get("state"))
+			rq.Set("iss", as.issuer())
+			red.RawQuery = rq.Encode()
+			http.Redirect(w, r, red.String(), http.StatusFound)
+			return
+		}
 		rq.Set("code", "code-"+q.Get("client_id"))
 		rq.Set("state", q.Get("state"))
 		switch as.issInRedirect {
@@ -164,6 +189,19 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 		resp := map[string]any{
 			"client_id":     fmt.Sprintf("%sclient-%d", as.name, as.registrations),
 			"redirect_uris": body["redirect_uris"],
+		}
+		if as.issueRAT {
+			id := resp["client_id"].(string)
+			origin := as.srv.URL
+			if as.ratOrigin != "" {
+				origin = as.ratOrigin
+			}
+			resp["registration_client_uri"] = origin + "/reg/" + id
+			resp["registration_access_token"] = "rat-" + id
+			if as.rats == nil {
+				as.rats = map[string]string{}
+			}
+			as.rats[id] = "rat-" + id
 		}
 		if as.clientSecret != "" {
 			resp["client_secret"] = as.clientSecret
@@ -238,8 +276,33 @@ func (as *testAS) serve(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(as.revokeStatus)
 		}
 	default:
+		if id, ok := strings.CutPrefix(r.URL.Path, "/reg/"); ok && r.Method == http.MethodGet {
+			as.readRegistration(w, r, id)
+			return
+		}
 		http.NotFound(w, r)
 	}
+}
+
+// readRegistration answers an RFC 7592 read of client id. Called holding
+// as.mu.
+func (as *testAS) readRegistration(w http.ResponseWriter, r *http.Request, id string) {
+	auth := r.Header.Get("Authorization")
+	as.reads = append(as.reads, auth)
+	if as.readStatus != 0 {
+		w.WriteHeader(as.readStatus)
+		return
+	}
+	if as.deadClients[id] || as.rats[id] == "" || auth != "Bearer "+as.rats[id] {
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	if as.rotateRAT {
+		as.rats[id] += "-next"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"client_id": id, "registration_access_token": as.rats[id], "registration_client_uri": as.srv.URL + "/reg/" + id})
 }
 
 // requestedScope is the scope of the last authorization request, which the

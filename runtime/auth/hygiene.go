@@ -57,6 +57,6 @@ func registerSecrets(rec *Record) {
 		redact.Register(t.AccessToken, t.RefreshToken)
 	}
 	if c := rec.Client; c != nil {
-		redact.Register(c.ClientSecret)
+		redact.Register(c.ClientSecret, c.RegistrationAccessToken)
 	}
 }

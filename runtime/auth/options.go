@@ -275,6 +275,11 @@ type Client struct {
 	// dynamic registration that is not confirmed is dropped when a login
 	// with it fails.
 	Confirmed bool `json:"confirmed,omitempty"`
+	// RegistrationClientURI and RegistrationAccessToken let a dynamic
+	// client read its registration (RFC 7592), where the server issued
+	// them: a login checks with them that the server still knows it.
+	RegistrationClientURI   string `json:"registration_client_uri,omitempty"`
+	RegistrationAccessToken string `json:"registration_access_token,omitempty"`
 }
 
 func (r *Record) clone() *Record {

@@ -121,7 +121,12 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 	if err := json.Unmarshal(body, &rr); err != nil {
 		return nil, fmt.Errorf("server %s: registration endpoint %s: response is not a registration object", h.opts.ServerID, showURL(d.registrationURL))
 	}
-	redact.Register(rr.ClientSecret)
+	var mgmt struct {
+		URI   string `json:"registration_client_uri"`
+		Token string `json:"registration_access_token"`
+	}
+	_ = json.Unmarshal(body, &mgmt)
+	redact.Register(rr.ClientSecret, mgmt.Token)
 	if rr.ClientID == "" {
 		return nil, fmt.Errorf("server %s: registration endpoint %s: response has no client_id", h.opts.ServerID, showURL(d.registrationURL))
 	}
@@ -133,6 +138,13 @@ func (h *Handler) register(ctx context.Context, d *discovered, redirectURI strin
 		AuthMethod:      method,
 		RedirectURI:     redirectURI,
 		SecretExpiresAt: rr.ClientSecretExpiresAt,
+	}
+	if mgmt.URI != "" && mgmt.Token != "" {
+		if sameOrigin(mgmt.URI, d.registrationURL) && checkEndpoint(mgmt.URI) == nil {
+			cl.RegistrationClientURI, cl.RegistrationAccessToken = mgmt.URI, mgmt.Token
+		} else {
+			h.log.Debug("registration_client_uri ignored: not at the registration endpoint's origin", "server", h.opts.ServerID)
+		}
 	}
 	if m := rr.TokenEndpointAuthMethod; m != "" {
 		cl.AuthMethod = m

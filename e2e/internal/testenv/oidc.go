@@ -36,6 +36,13 @@ type OIDCStats struct {
 // killed when the test ends.
 func StartOIDCProvider(t testing.TB, resource string, accessTTL time.Duration) *OIDCProvider {
 	t.Helper()
+	return StartOIDCProviderEnv(t, resource, accessTTL)
+}
+
+// StartOIDCProviderEnv is StartOIDCProvider with extra environment
+// variables for the provider script, such as NO_REGISTRATION_READ=1.
+func StartOIDCProviderEnv(t testing.TB, resource string, accessTTL time.Duration, env ...string) *OIDCProvider {
+	t.Helper()
 	node := Node(t)
 	script := filepath.Join(nodeDir(RepoRoot(t)), "oidc-provider.mjs")
 	_, err := os.Stat(filepath.Join(nodeDir(RepoRoot(t)), "node_modules", "oidc-provider", "package.json"))
@@ -48,7 +55,7 @@ func StartOIDCProvider(t testing.TB, resource string, accessTTL time.Duration) *
 		}
 		p, err := startProcess(t, ProcessOptions{
 			Argv:      []string{node, script},
-			Env:       []string{"PORT=" + strconv.Itoa(port), "RESOURCE=" + resource, "ACCESS_TTL=" + strconv.Itoa(int(accessTTL/time.Second))},
+			Env:       append([]string{"PORT=" + strconv.Itoa(port), "RESOURCE=" + resource, "ACCESS_TTL=" + strconv.Itoa(int(accessTTL/time.Second))}, env...),
 			ReadyPort: port,
 		})
 		if err == nil {
@@ -97,6 +104,25 @@ func (o *OIDCProvider) RevokeAll(t testing.TB) int {
 		t.Fatalf("oidc-provider revoke: %v", err)
 	}
 	return r.Revoked
+}
+
+// ForgetClients makes the provider forget every client registered
+// dynamically, and their grants, as a restart of a server that keeps them
+// in memory does. It returns how many clients it forgot.
+func (o *OIDCProvider) ForgetClients(t testing.TB) int {
+	t.Helper()
+	resp, err := http.Post(o.Issuer+"/_test/forget", "application/json", nil)
+	if err != nil {
+		t.Fatalf("oidc-provider forget: %v", err)
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Forgotten int `json:"forgotten"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatalf("oidc-provider forget: %v", err)
+	}
+	return r.Forgotten
 }
 
 // Chromium returns the path of Debian's chromium, or what Require does when
