@@ -149,7 +149,11 @@ func (m *Model) askView() string {
 		fmt.Fprintf(&b, "Allow %s/%s?\n", t.Server, t.Tool)
 		fmt.Fprintf(&b, "server %s · tool %s · public name %s\n", t.Server, t.Tool, t.PublicName)
 		if t.Changed {
-			b.WriteString(styleWarn.Render("This tool's definition CHANGED since you always allowed it.") + "\n")
+			what := "what changed is not known"
+			if len(t.ChangedFields) > 0 {
+				what = "changed: " + strings.Join(t.ChangedFields, ", ")
+			}
+			b.WriteString(styleWarn.Render("This tool's definition CHANGED since you always allowed it ("+what+").") + "\n")
 		}
 		var claims []string
 		if t.Title != "" && t.Title != t.Tool {
@@ -160,6 +164,13 @@ func (m *Model) askView() string {
 		}
 		if len(claims) > 0 {
 			b.WriteString(styleDim.Render("claimed by the server, untrusted: "+strings.Join(claims, "; ")) + "\n")
+		}
+		if d := strings.TrimSpace(t.Description); d != "" {
+			lines := strings.Split(d, "\n")
+			if len(lines) > maxDescLines {
+				lines = append(lines[:maxDescLines], "…")
+			}
+			b.WriteString(styleDim.Render("description, claimed by the server: "+strings.Join(lines, "\n  ")) + "\n")
 		}
 		args := t.Arguments
 		if lines := strings.Split(args, "\n"); len(lines) > 10 {
@@ -180,6 +191,9 @@ func (m *Model) askView() string {
 	}
 	return styleBox.Render(b.String())
 }
+
+// maxDescLines bounds the lines of a tool's description a confirm shows.
+const maxDescLines = 4
 
 // hints lists the hints a server claims about a tool.
 func hints(an *protocol.Annotations) string {

@@ -149,7 +149,8 @@ func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 	step("confirm", askMsg{reply: reply, confirm: &protocol.ConfirmParams{
 		Kind: protocol.ConfirmKindToolCall, Title: "Allow?" + evil, Message: "msg" + evil,
 		Tool: &protocol.ConfirmTool{Server: "bad" + evil, Tool: "x" + evil, PublicName: "mcp_bad_x" + evil, Title: "\x1b[1A\x1b[2K  tool:   read_readme",
-			Arguments: "{\n  \"a\": \"" + evil + "\"\n}", Changed: true, Annotations: &protocol.Annotations{Untrusted: true, DestructiveHint: &yes}},
+			Arguments: "{\n  \"a\": \"" + evil + "\"\n}", Changed: true, Annotations: &protocol.Annotations{Untrusted: true, DestructiveHint: &yes},
+			Description: "Reads it." + evil + "\nReally.", ChangedFields: []string{"title" + evil}},
 	}})
 	step("confirm answered", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'o'}})
 	step("login confirm", askMsg{reply: reply, confirm: &protocol.ConfirmParams{
@@ -169,7 +170,7 @@ func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 	s := screen.String()
 	for _, want := range []string{
 		"config: project config:", "boom", "line one", "line two", "implementation:    srv", "desc", "Hello  world", "result", "why", "err",
-		`"  tool:   read_readme"`, "Allow bad", "https://as", "Your name?", "run err", "plain error", "connect: server said",
+		`"  tool:   read_readme"`, "Allow bad", "Reads it.", "changed: title", "https://as", "Your name?", "run err", "plain error", "connect: server said",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the screen lacks %q", want)

@@ -139,6 +139,7 @@ func cleanConfirm(c *protocol.ConfirmParams) {
 	if c.Tool != nil {
 		t := *c.Tool
 		t.Server, t.Tool, t.PublicName, t.Title, t.Arguments = line(t.Server), line(t.Tool), line(t.PublicName), termsafe.Line(t.Title), text(t.Arguments)
+		t.Description, t.ChangedFields = text(t.Description), cleanLines(t.ChangedFields)
 		c.Tool = &t
 	}
 	if c.Login != nil {

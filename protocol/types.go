@@ -400,6 +400,14 @@ type ConfirmTool struct {
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// Changed: the tool was always allowed, but its definition changed.
 	Changed bool `json:"changed,omitempty"`
+	// ChangedFields names what changed when Changed: "title",
+	// "description", "input schema", "annotations"; empty when the host
+	// cannot tell (an answer recorded by an older version).
+	ChangedFields []string `json:"changed_fields,omitempty"`
+	// Description is the tool's description as the server claims it:
+	// stripped of controls, newlines kept, at most 1000 characters.
+	// Server-controlled text: show it as the server's claim, escaped.
+	Description string `json:"description,omitempty"`
 }
 
 // ConfirmLogin is what the user needs to decide about a login.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -123,6 +125,12 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 	}
 	if tools, err := s.m.Tools(p.ID); err == nil {
 		for _, t := range tools {
+			// As tools.list: a name with controls or invisible characters
+			// is never offered, so it is not listed either.
+			if !adapter.SafeName(t.Name) {
+				d.Warnings = append(slices.Clip(d.Warnings), fmt.Sprintf("tool %q left out: its name has control or invisible characters (shown stripped); it is never offered or called", termsafe.Line(t.Name)))
+				continue
+			}
 			d.ToolList = append(d.ToolList, wireToolDef(p.ID, adapter.PublicName(p.ID, t.Name), t))
 		}
 	}
@@ -327,8 +335,8 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 	}
 	title := fmt.Sprintf("Allow %s/%s?", req.Server, req.Tool)
 	msg := fmt.Sprintf("The model wants to call tool %q of MCP server %q.", req.Tool, req.Server)
-	if req.Changed {
-		msg += " You always allowed this tool before, but the server has CHANGED its definition since."
+	if note := req.ChangeNote(); note != "" {
+		msg += " " + note
 	}
 	res, err := s.ui.Confirm(ctx, &protocol.ConfirmParams{
 		Kind: protocol.ConfirmKindToolCall, Title: title, Message: msg,
@@ -337,6 +345,7 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 			Server: req.Server, Tool: req.Tool, PublicName: req.PublicName, Title: req.Title,
 			Arguments: req.Arguments, ArgumentsTruncated: req.ArgumentsTruncated,
 			Annotations: wireAnnotations(req.Annotations), Changed: req.Changed,
+			ChangedFields: req.ChangedFields, Description: req.Description,
 		},
 		TimeoutMS: timeout.Milliseconds(),
 	})

@@ -8,15 +8,18 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// wireStatus turns a manager status into its wire form.
+// wireStatus turns a manager status into its wire form. The server's name
+// and version, its own words, are stripped to one line (PROTOCOL.md,
+// "Server-controlled text").
 func wireStatus(st runtime.Status) protocol.ServerStatus {
 	out := protocol.ServerStatus{
 		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
 		State: string(st.State), Tools: st.Tools,
-		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
+		ProtocolVersion: st.ProtocolVersion, ServerName: termsafe.Line(st.ServerName), ServerVersion: termsafe.Line(st.ServerVersion),
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
 	}
@@ -30,11 +33,18 @@ func wireStatus(st runtime.Status) protocol.ServerStatus {
 	return out
 }
 
-// wireToolDef describes an MCP tool for the UI.
+// wireToolDef describes an MCP tool for the UI. Its title is stripped to
+// one line and its description stripped with its lines kept and never cut
+// (the UI decides how much to show); the name is the tool's key, and
+// callers only describe tools whose names are safe ([adapter.SafeName]).
 func wireToolDef(server, public string, t *mcp.Tool) protocol.ToolInfo {
-	info := protocol.ToolInfo{PublicName: public, Server: server, Tool: t.Name, Title: t.Title, Description: t.Description}
+	info := protocol.ToolInfo{
+		PublicName: public, Server: server, Tool: t.Name,
+		Title:       termsafe.Line(t.Title),
+		Description: termsafe.Sanitize(t.Description, termsafe.Options{MultiLine: true, Max: -1}),
+	}
 	if t.Title == "" && t.Annotations != nil {
-		info.Title = t.Annotations.Title
+		info.Title = termsafe.Line(t.Annotations.Title)
 	}
 	if t.InputSchema != nil {
 		if raw, err := json.Marshal(t.InputSchema); err == nil {
