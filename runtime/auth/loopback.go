@@ -17,6 +17,10 @@ import (
 // DefaultLoginTimeout bounds how long a [Loopback] waits for the redirect.
 const DefaultLoginTimeout = 5 * time.Minute
 
+// callbackDrain bounds the wait for the callback page to go out when a
+// login ends.
+const callbackDrain = 2 * time.Second
+
 // Loopback is a [LoginPrompter] that receives the authorization redirect on
 // 127.0.0.1 (RFC 8252 section 7.3). Open shows the authorization URL; it is
 // where the runtime asks for consent and opens the browser, or prints the
@@ -134,7 +138,14 @@ func (l *Loopback) Login(ctx context.Context, req *LoginRequest) (*CallbackResul
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() {
+		// Let the page that ended the login reach the browser, briefly.
+		sctx, cancel := context.WithTimeout(context.Background(), callbackDrain)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
 
 	timeout := l.Timeout
 	if timeout <= 0 {

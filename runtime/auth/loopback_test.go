@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,43 @@ func TestParsePastedRedirect(t *testing.T) {
 	}
 	if _, err := ParsePastedRedirect("hello", ""); err == nil {
 		t.Error("text without code accepted")
+	}
+}
+
+// The browser gets the callback page however fast the login ends: the
+// listener closes only after the page went out. Before, the server was
+// closed as soon as the redirect was read, and the browser sometimes got
+// a reset connection instead of "Logged in".
+func TestLoopbackCallbackPageReachesTheBrowser(t *testing.T) {
+	for i := range 50 {
+		lb := &Loopback{Timeout: 10 * time.Second}
+		page := make(chan string, 1)
+		lb.Open = func(_ context.Context, req *LoginRequest) error {
+			go func() {
+				resp, err := http.Get(req.RedirectURI + "?code=c&state=" + url.QueryEscape(req.State))
+				if err != nil {
+					page <- "error: " + err.Error()
+					return
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil {
+					page <- "error reading: " + err.Error()
+					return
+				}
+				page <- string(body)
+			}()
+			return nil
+		}
+		uri, err := lb.RedirectURI(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lb.Login(context.Background(), &LoginRequest{ServerID: "srv", URL: "http://127.0.0.1:9/authorize", RedirectURI: uri, State: "s" + strconv.Itoa(i)}); err != nil {
+			t.Fatalf("login %d: %v", i, err)
+		}
+		if p := <-page; !strings.Contains(p, "You are logged in to srv") {
+			t.Fatalf("login %d: the browser got %q", i, p)
+		}
 	}
 }
