@@ -1,7 +1,16 @@
 package e2e_test
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -183,4 +192,154 @@ func TestOIDCForgottenClientAfterLogout(t *testing.T) {
 			waitFor(t, 20*time.Second, "oidc ready", func() bool { return o.status(t).State == protocol.StateReady })
 		})
 	}
+}
+
+// pasteUI is a UI on a machine without a browser: it answers the login's
+// ui.prompt.request with the address the browser ended on, after a user
+// signed in elsewhere (on the provider's pages, stopping at the redirect).
+type pasteUI struct {
+	*testUI
+	pmu    sync.Mutex
+	pasted []string
+}
+
+func (u *pasteUI) Prompt(_ context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
+	redirect, err := signInUntilRedirect(p.URL)
+	if err != nil {
+		return nil, err
+	}
+	u.pmu.Lock()
+	u.pasted = append(u.pasted, redirect)
+	u.pmu.Unlock()
+	return &protocol.PromptResult{Value: redirect}, nil
+}
+
+// startServeWithUI is startServeIn with ui answering the runtime's
+// requests; h.ui is tui, the testUI ui is built on.
+func startServeWithUI(t *testing.T, env []string, ui protocol.Client, tui *testUI) *servedHost {
+	t.Helper()
+	cmd := exec.Command(buildHost(t), "serve")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), env...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &servedHost{cmd: cmd, stdin: stdin, ui: tui, stderr: &bytes.Buffer{}, exited: make(chan error, 1), out: &lockedWriter{w: &bytes.Buffer{}}}
+	cmd.Stderr = &lockedWriter{w: h.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.exited <- cmd.Wait() }()
+	h.conn = protocol.NewConn(io.TeeReader(stdout, h.out), stdin, protocol.ClientHandler(ui), protocol.ConnOptions{})
+	go h.conn.Run(context.Background())
+	h.rt = protocol.NewServerCaller(h.conn)
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-h.exited:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("host serve stderr:\n%s", h.stderr.String())
+		}
+	})
+	return h
+}
+
+// listeningSockets returns the local addresses of the TCP sockets process
+// pid listens on (Linux: its descriptors matched with /proc/net/tcp{,6}).
+func listeningSockets(t *testing.T, pid int) []string {
+	t.Helper()
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatalf("descriptors of %d: %v", pid, err)
+	}
+	inodes := map[string]bool{}
+	for _, fd := range fds {
+		l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if inode, ok := strings.CutPrefix(l, "socket:["); err == nil && ok {
+			inodes[strings.TrimSuffix(inode, "]")] = true
+		}
+	}
+	var out []string
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) > 9 && f[3] == "0A" && inodes[f[9]] { // 0A: LISTEN
+				out = append(out, f[1])
+			}
+		}
+	}
+	return out
+}
+
+// TestOIDCNoBrowserLoginsReuseOneRegistration: three mcp.login calls with
+// no_browser in one `host serve`, each finished by pasting the redirect
+// back, register one client in all and leave no callback listener behind
+// (issue 12 item 9).
+func TestOIDCNoBrowserLoginsReuseOneRegistration(t *testing.T) {
+	rs, provider := startOIDC(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "global", "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"oidc": map[string]any{"transport": "http", "url": rs.URL()},
+	}}})
+	env := []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"}
+	ui := &pasteUI{testUI: &testUI{}}
+	h := startServeWithUI(t, env, ui, ui.testUI)
+	if _, err := h.rt.Initialize(ctxT(t, time.Minute), &protocol.InitializeParams{ProtocolVersion: protocol.Version,
+		ClientInfo: protocol.Implementation{Name: "e2e"}, Capabilities: protocol.UICapabilities{Confirm: true, Prompt: true}}); err != nil {
+		t.Fatal(err)
+	}
+	ui.setAnswer(answerWith(protocol.AnswerYes))
+	checkProc := goruntime.GOOS == "linux"
+	var before []string
+	if checkProc {
+		before = listeningSockets(t, h.cmd.Process.Pid)
+	}
+	for i := range 3 {
+		res, err := h.rt.MCPLogin(ctxT(t, time.Minute), &protocol.LoginParams{ID: "oidc", NoBrowser: true})
+		if err != nil {
+			t.Fatalf("login %d: %v", i+1, err)
+		}
+		if res.Server.Auth == nil || !res.Server.Auth.LoggedIn {
+			t.Fatalf("login %d: %+v", i+1, res.Server.Auth)
+		}
+		ui.pmu.Lock()
+		if len(ui.pasted) != i+1 {
+			t.Fatalf("login %d: %d redirects pasted", i+1, len(ui.pasted))
+		}
+		u, err := url.Parse(ui.pasted[i])
+		ui.pmu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := net.DialTimeout("tcp", u.Host, time.Second); err == nil {
+			c.Close()
+			t.Errorf("login %d: the callback address %s still accepts connections", i+1, u.Host)
+		}
+		if checkProc {
+			if now := listeningSockets(t, h.cmd.Process.Pid); len(now) != len(before) {
+				t.Errorf("login %d: host serve listens on %v, before the logins on %v", i+1, now, before)
+			}
+		}
+	}
+	st := provider.Stats(t)
+	if st.Registrations != 1 || st.Grants["authorization_code"] != 3 {
+		t.Errorf("three logins: %d registrations and %d code grants, want 1 and 3", st.Registrations, st.Grants["authorization_code"])
+	}
+	waitFor(t, 20*time.Second, "oidc ready", func() bool {
+		g, err := h.rt.MCPGet(ctxT(t, 10*time.Second), &protocol.ServerParams{ID: "oidc"})
+		return err == nil && g.Server.State == protocol.StateReady
+	})
 }

@@ -127,12 +127,34 @@ var (
 // password, continues through consent, and follows the redirect to the
 // runtime's loopback callback. It returns the callback page.
 func signInWithForms(authURL string) (string, error) {
+	return signIn(authURL, false)
+}
+
+// signInUntilRedirect is signInWithForms on another machine than the
+// runtime's: it stops at the redirect to the callback and returns its URL,
+// for the user to paste back.
+func signInUntilRedirect(authURL string) (string, error) {
+	return signIn(authURL, true)
+}
+
+func signIn(authURL string, stopAtCallback bool) (string, error) {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 20 * time.Second}
+	if stopAtCallback {
+		c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+			if req.URL.Path == "/callback" {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		}
+	}
 	resp, err := c.Get(authURL)
 	for step := 0; err == nil && step < 4; step++ {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if loc, lerr := resp.Location(); stopAtCallback && lerr == nil && loc.Path == "/callback" {
+			return loc.String(), nil
+		}
 		if resp.Request.URL.Path == "/callback" {
 			if resp.StatusCode != http.StatusOK {
 				return "", fmt.Errorf("callback answered %d: %s", resp.StatusCode, body)
