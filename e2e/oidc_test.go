@@ -331,6 +331,10 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 		h3 := serve()
 		waitFor(t, 30*time.Second, "second runtime ready", func() bool { return state(h3, "oidc").State == protocol.StateReady })
 		before := provider.Stats(t).Grants["refresh_token"]
+		first := state(h2, "oidc").Auth
+		if first == nil || first.ValidUntil.IsZero() || !strings.Contains(first.Detail, "token valid until") {
+			t.Fatalf("mcp.get before the refreshes: auth %+v", first)
+		}
 		deadline := time.Now().Add(3*oidcAccessTTL + 2*time.Second)
 		calls := 0
 		for i := 0; time.Now().Before(deadline); i++ {
@@ -350,6 +354,14 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 			t.Errorf("a runtime lost its login")
 		}
 		t.Logf("%d calls from two runtimes over %v; %d refreshes; %d expired tokens answered 401 and were refreshed", calls, 3*oidcAccessTTL, refreshes, rs.rejected.Load())
+		// The validity shown follows the background refreshes (issue 12
+		// item 9): it moved by at least two token lifetimes.
+		var last *protocol.AuthStatus
+		waitFor(t, 5*time.Second, "mcp.get showing the refreshed token's validity", func() bool {
+			last = state(h2, "oidc").Auth
+			return last != nil && !last.ValidUntil.Before(first.ValidUntil.Add(2*oidcAccessTTL)) && last.Detail != first.Detail
+		})
+		t.Logf("mcp.get: %q, then %q", first.Detail, last.Detail)
 		secrets = append(secrets, hostSecrets(t, store)...)
 		if _, err := h3.rt.Shutdown(ctxT(t, 20*time.Second), &protocol.Empty{}); err != nil {
 			t.Fatal(err)
