@@ -55,7 +55,8 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Dir:          dir, Logger: logger,
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "host demo: %v\n", err)
+		// The error may quote a demo server or the runtime.
+		fmt.Fprintf(stderr, "host demo: %s\n", message("%v", err))
 		return exitFailure
 	}
 	return exitOK

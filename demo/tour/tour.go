@@ -30,6 +30,7 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/serve"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // Options configure a [Run].
@@ -84,10 +85,19 @@ type tour struct {
 	mu sync.Mutex // guards writes to Out and reads from In
 }
 
+// say prints a line of the tour. What it shows quotes the runtime, the
+// demo servers and the model, none of which the tour trusts: the whole
+// output goes through termsafe (lines kept, nothing cut), and callers put
+// one-line values through termsafe.Line for the layout.
 func (t *tour) say(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fmt.Fprintf(t.o.Out, format+"\n", args...)
+	fmt.Fprintln(t.o.Out, screen(fmt.Sprintf(format, args...)))
+}
+
+// screen renders text for the terminal: stripped, lines kept, not cut.
+func screen(s string) string {
+	return termsafe.Sanitize(s, termsafe.Options{MultiLine: true, Max: -1})
 }
 
 func (t *tour) stepf(format string, args ...any) {
@@ -99,8 +109,9 @@ func (t *tour) stepf(format string, args ...any) {
 func (t *tour) ask(question, auto string) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	question = screen(question)
 	if t.o.AutoApprove {
-		fmt.Fprintf(t.o.Out, "%s %s   (--auto-approve)\n", question, auto)
+		fmt.Fprintf(t.o.Out, "%s %s   (--auto-approve)\n", question, screen(auto))
 		return auto, nil
 	}
 	fmt.Fprintf(t.o.Out, "%s ", question)
@@ -178,7 +189,7 @@ func (t *tour) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
-	t.say("runtime %s speaks protocol %s; model: %s", init.ServerInfo.Name, init.ProtocolVersion, init.Capabilities.Model)
+	t.say("runtime %s speaks protocol %s; model: %s", termsafe.Line(init.ServerInfo.Name), termsafe.Line(init.ProtocolVersion), termsafe.Line(init.Capabilities.Model))
 	sts, err := t.settle(ctx, func(st protocol.ServerStatus) bool {
 		return st.ID == "notes" && (st.State == protocol.StateAuthRequired || st.State == protocol.StateReady) ||
 			st.ID == "local" && st.State == protocol.StateReady
@@ -190,7 +201,7 @@ func (t *tour) run(ctx context.Context) error {
 
 	t.stepf("Discovery: the protected server answered 401, so it waits for a login (nothing opened without asking)")
 	if st := find(sts, "notes"); st.State == protocol.StateAuthRequired {
-		t.say("notes: %s — %s", st.State, authDetail(st))
+		t.say("notes: %s — %s", termsafe.Line(st.State), authDetail(st))
 		t.stepf("Log in to notes: consent first, then the browser, then the loopback callback")
 		lctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 		_, err := t.rt.MCPLogin(lctx, &protocol.LoginParams{ID: "notes", NoBrowser: t.o.NoBrowser})
@@ -211,13 +222,7 @@ func (t *tour) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
-	t.mu.Lock()
-	for _, tool := range tl.Tools {
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", tool.PublicName, tool.Server, tool.Tool, firstLine(tool.Description))
-	}
-	tw.Flush()
-	t.mu.Unlock()
+	t.tools(tl.Tools)
 
 	t.stepf("A direct tool call, behind the permission prompt")
 	call, err := demoCall(tl.Tools)
@@ -250,7 +255,7 @@ func (t *tour) run(ctx context.Context) error {
 	}
 	t.say("\nrun %s: %s", run.RunID, final.Status)
 	if final.Status != protocol.RunCompleted {
-		return fmt.Errorf("the agent turn ended %s: %s", final.Status, final.Error)
+		return fmt.Errorf("the agent turn ended %s: %s", termsafe.Line(final.Status), termsafe.LineMax(final.Error, 1000))
 	}
 
 	t.stepf("/mcp")
@@ -275,9 +280,9 @@ func (t *tour) settle(ctx context.Context, ok func(protocol.ServerStatus) bool) 
 		all := true
 		var states []string
 		for _, st := range l.Servers {
-			states = append(states, st.ID+": "+st.State)
+			states = append(states, termsafe.Line(st.ID)+": "+termsafe.Line(st.State))
 			if st.State == protocol.StateError {
-				return nil, fmt.Errorf("server %s: %s", st.ID, st.LastError)
+				return nil, fmt.Errorf("server %s: %s", termsafe.Line(st.ID), termsafe.LineMax(st.LastError, 1000))
 			}
 			if !ok(st) {
 				all = false
@@ -310,21 +315,34 @@ func find(sts []protocol.ServerStatus, id string) protocol.ServerStatus {
 	return protocol.ServerStatus{}
 }
 
+// authDetail is a server's auth sentence as one terminal-safe line.
 func authDetail(st protocol.ServerStatus) string {
 	if st.Auth == nil {
 		return "-"
 	}
-	return st.Auth.Detail
+	return termsafe.Line(st.Auth.Detail)
 }
 
-// table prints the /mcp view.
+// table prints the /mcp view, every cell one terminal-safe line.
 func (t *tour) table(sts []protocol.ServerStatus) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSTATE\tTOOLS\tPROTOCOL\tAUTH")
 	for _, st := range sts {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", st.ID, st.Transport, st.State, st.Tools, dash(st.ProtocolVersion), authDetail(st))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", termsafe.Line(st.ID), termsafe.Line(st.Transport), termsafe.Line(st.State), st.Tools, dash(termsafe.Line(st.ProtocolVersion)), authDetail(st))
+	}
+	tw.Flush()
+}
+
+// tools prints the tools as the model sees them: public name, origin and
+// the first line of the server's description, each one terminal-safe line.
+func (t *tour) tools(tools []protocol.ToolInfo) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
+	for _, tool := range tools {
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", termsafe.Line(tool.PublicName), termsafe.Line(tool.Server), termsafe.Line(tool.Tool), firstLine(tool.Description))
 	}
 	tw.Flush()
 }
@@ -336,21 +354,20 @@ func dash(s string) string {
 	return s
 }
 
+// firstLine is the first line of s, terminal-safe, at most 70 runes.
 func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 70 {
-		s = s[:67] + "..."
-	}
-	return s
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return termsafe.LineMax(s, 70)
 }
 
+// resultText renders a tool result as one terminal-safe line.
 func resultText(r protocol.ToolResult) string {
 	var parts []string
 	for _, c := range r.Content {
 		if c.Type == "text" {
-			parts = append(parts, c.Text)
+			parts = append(parts, termsafe.Strip(c.Text))
 		} else {
-			parts = append(parts, "["+c.Type+"]")
+			parts = append(parts, "["+termsafe.Line(c.Type)+"]")
 		}
 	}
 	s := strings.Join(parts, " ")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core/scripted"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // tourUI is the demo's side of the protocol: it shows what the runtime
@@ -23,6 +24,9 @@ type tourUI struct {
 	wake   chan struct{}
 	states map[string]string
 	inText bool
+	// streamed is the answer streamed since the last line the tour
+	// printed; shown is what of it was printed, stripped.
+	streamed, shown string
 }
 
 func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
@@ -32,7 +36,7 @@ func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 	case protocol.ConfirmKindLogin:
 		t.say("\n[consent] %s", p.Message)
 		if p.Login != nil {
-			t.say("          authorization server: %s", p.Login.Issuer)
+			t.say("          authorization server: %s", termsafe.Line(p.Login.Issuer))
 		}
 		a, err := t.ask("          Log in now? [Y/n]", "y")
 		if err != nil {
@@ -47,17 +51,26 @@ func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 		if tool == nil {
 			return &protocol.ConfirmResult{Answer: protocol.AnswerDeny}, nil
 		}
-		t.say("\n[permission] run %s/%s?", tool.Server, tool.Tool)
-		if tool.Title != "" {
-			t.say("             title: %s", tool.Title)
+		// The host's own record of the call first; what the server says
+		// about the tool after it, labelled as its claim.
+		t.say("\n[permission] run %s/%s?", termsafe.Line(tool.Server), termsafe.Line(tool.Tool))
+		if tool.Changed {
+			what := "what changed is not known"
+			if len(tool.ChangedFields) > 0 {
+				what = "changed: " + termsafe.Line(strings.Join(tool.ChangedFields, ", "))
+			}
+			t.say("             NOTE: this tool's definition CHANGED since you always allowed it (%s)", what)
 		}
-		t.say("             arguments: %s", strings.ReplaceAll(tool.Arguments, "\n", "\n             "))
+		if tool.Title != "" && tool.Title != tool.Tool {
+			t.say("             title (claimed by the server, untrusted): %q", termsafe.Line(tool.Title))
+		}
+		if d := firstLine(tool.Description); d != "" {
+			t.say("             description (claimed by the server, untrusted): %s", d)
+		}
 		if a := tool.Annotations; a != nil {
 			t.say("             annotations (claimed by the server, untrusted): read-only=%v", a.ReadOnlyHint)
 		}
-		if tool.Changed {
-			t.say("             NOTE: this tool's definition changed since you always allowed it")
-		}
+		t.say("             arguments: %s", strings.ReplaceAll(screen(tool.Arguments), "\n", "\n             "))
 		a, err := t.ask("             [o]nce / always this [t]ool / always this [s]erver / [d]eny / deny with [r]eason?", "o")
 		if err != nil {
 			return nil, err
@@ -83,7 +96,7 @@ func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 func (u *tourUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
 	t := u.t
 	t.say("\n[login] %s", p.Message)
-	t.say("        %s", p.URL)
+	t.say("        %s", termsafe.Strip(p.URL))
 	v, err := t.ask("        pasted address:", "")
 	if err != nil {
 		return nil, err
@@ -99,7 +112,7 @@ func (u *tourUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protoco
 // on the runtime's loopback callback and completes the login.
 func (u *tourUI) OpenURL(ctx context.Context, p *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
 	t := u.t
-	t.say("[browser] opening the login page (auto-approved, no browser needed): %s…", cut(p.URL, 60))
+	t.say("[browser] opening the login page (auto-approved, no browser needed): %s", termsafe.LineMax(p.URL, 60))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL, nil)
 	if err != nil {
 		return nil, err
@@ -110,15 +123,8 @@ func (u *tourUI) OpenURL(ctx context.Context, p *protocol.OpenURLParams) (*proto
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	t.say("[browser] landed on %s (status %d)", resp.Request.URL.Host+resp.Request.URL.Path, resp.StatusCode)
+	t.say("[browser] landed on %s (status %d)", termsafe.Strip(resp.Request.URL.Host+resp.Request.URL.Path), resp.StatusCode)
 	return &protocol.OpenURLResult{Opened: true}, nil
-}
-
-func cut(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }
 
 func (u *tourUI) Elicit(context.Context, *protocol.ElicitParams) (*protocol.ElicitResult, error) {
@@ -135,12 +141,13 @@ func (u *tourUI) MCPStatus(_ context.Context, p *protocol.MCPStatusParams) error
 	u.mu.Unlock()
 	if changed {
 		u.endText()
-		msg := fmt.Sprintf("  [mcp.status] %s → %s", p.Server.ID, p.Server.State)
-		if p.Server.State == protocol.StateReady {
-			msg += fmt.Sprintf(" (%d tools, protocol %s)", p.Server.Tools, p.Server.ProtocolVersion)
+		st := p.Server
+		msg := fmt.Sprintf("  [mcp.status] %s → %s", termsafe.Line(st.ID), termsafe.Line(st.State))
+		if st.State == protocol.StateReady {
+			msg += fmt.Sprintf(" (%d tools, protocol %s)", st.Tools, termsafe.Line(st.ProtocolVersion))
 		}
-		if p.Server.LastError != "" && (p.Server.State == protocol.StateError || p.Server.State == protocol.StateAuthRequired) {
-			msg += ": " + p.Server.LastError
+		if st.LastError != "" && (st.State == protocol.StateError || st.State == protocol.StateAuthRequired) {
+			msg += ": " + termsafe.LineMax(st.LastError, 1000)
 		}
 		u.t.say("%s", msg)
 	}
@@ -150,7 +157,7 @@ func (u *tourUI) MCPStatus(_ context.Context, p *protocol.MCPStatusParams) error
 func (u *tourUI) endText() {
 	u.mu.Lock()
 	in := u.inText
-	u.inText = false
+	u.inText, u.streamed, u.shown = false, "", ""
 	u.mu.Unlock()
 	if in {
 		u.t.say("")
@@ -161,22 +168,31 @@ func (u *tourUI) AgentEvent(_ context.Context, p *protocol.AgentEventParams) err
 	t := u.t
 	switch p.Type {
 	case protocol.EventTextDelta:
+		// The answer is stripped whole, not delta by delta: an escape
+		// sequence may span two deltas. What is new of it is printed.
 		u.mu.Lock()
 		u.inText = true
+		u.streamed += p.Text
+		full := screen(u.streamed)
+		add, ok := strings.CutPrefix(full, u.shown)
+		if !ok {
+			add = screen(p.Text)
+		}
+		u.shown = full
 		u.mu.Unlock()
 		t.mu.Lock()
-		fmt.Fprint(t.o.Out, p.Text)
+		fmt.Fprint(t.o.Out, add)
 		t.mu.Unlock()
 	case protocol.EventToolCall:
 		u.endText()
-		t.say("  → tool call %s/%s %s", p.Call.Server, p.Call.Tool, string(p.Call.Arguments))
+		t.say("  → tool call %s %s", origin(p.Call), termsafe.LineMax(string(p.Call.Arguments), 200))
 	case protocol.EventToolResult:
 		if p.Result != nil {
-			t.say("  ← %s/%s: %s", p.Call.Server, p.Call.Tool, cut(resultText(*p.Result), 200))
+			t.say("  ← %s: %s", origin(p.Call), termsafe.LineMax(resultText(*p.Result), 200))
 		}
 	case protocol.EventError:
 		u.endText()
-		t.say("  ! %s", p.Error)
+		t.say("  ! %s", termsafe.LineMax(p.Error, 1000))
 	}
 	return nil
 }
@@ -221,9 +237,17 @@ func (u *tourUI) waitRun(ctx context.Context, id string) (protocol.RunStatusPara
 
 func (u *tourUI) Log(_ context.Context, p *protocol.LogParams) error {
 	if p.Level == "warn" || p.Level == "error" {
-		u.t.say("  [%s] %s", p.Level, p.Message)
+		u.t.say("  [%s] %s", p.Level, termsafe.LineMax(p.Message, 1000))
 	}
 	return nil
+}
+
+// origin names a call's server and tool as one terminal-safe line.
+func origin(c *protocol.ToolCallInfo) string {
+	if c == nil {
+		return "?"
+	}
+	return termsafe.Line(c.Server + "/" + c.Tool)
 }
 
 // demoTool is a tool call the demo makes.
