@@ -195,3 +195,29 @@ func TestLoopbackRefusesToOpenOtherURLs(t *testing.T) {
 		}
 	}
 }
+
+// A server the user opted out of the address rule for (config
+// oauth.allow_private_addresses) may point discovery and the login at
+// loopback and private addresses although it counts as public.
+func TestAllowPrivateAddressesLiftsTheRule(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		as := newTestAS(t)
+		rs := newTestRS(t, as)
+		p := &testPrompter{}
+		h := newHandler(t, rs, p, nil, func(o *Options) {
+			o.PrivateServer = func(context.Context) bool { return false }
+			o.AllowPrivateAddresses = allow
+		})
+		err := h.Login(context.Background())
+		switch {
+		case !allow && !errors.Is(err, ErrPrivateAddress):
+			t.Errorf("without the opt-out: %v, want ErrPrivateAddress", err)
+		case !allow && (as.total() != 0 || p.logins.Load() != 0):
+			t.Errorf("without the opt-out the authorization server got %d requests, %d logins", as.total(), p.logins.Load())
+		case allow && err != nil:
+			t.Errorf("with the opt-out: %v", err)
+		case allow && currentToken(t, h) == "":
+			t.Error("with the opt-out: no token")
+		}
+	}
+}

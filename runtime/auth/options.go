@@ -112,6 +112,14 @@ type Options struct {
 	// the server URL's host: an address in those ranges, "localhost", or a
 	// name all of whose addresses are in them.
 	PrivateServer func(ctx context.Context) bool
+	// AllowPrivateAddresses lifts that rule for this server altogether:
+	// metadata, authorization servers and endpoints may be on loopback,
+	// link-local and private addresses whatever the server's own address.
+	// It is the user's explicit choice for one server (config
+	// oauth.allow_private_addresses), for example a public MCP server whose
+	// authorization server sits inside the company network; it wins over
+	// PrivateServer. TrustedHosts is the narrower choice.
+	AllowPrivateAddresses bool
 	// TrustedHosts are "host:port" pairs that may be reached whatever their
 	// address: the user's own choice, for example an authorization server
 	// inside the company network for a server outside it. The server URL's
