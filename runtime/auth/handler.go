@@ -22,7 +22,8 @@
 // machine or network: metadata, authorization server and endpoint URLs on
 // loopback, link-local or private addresses are refused, by URL and again
 // when connecting ([ErrPrivateAddress]), unless the server is on such a
-// network itself (Options.PrivateServer, Options.TrustedHosts).
+// network itself (Options.PrivateServer, Options.TrustedHosts) or the user
+// lifted the rule for it (Options.AllowPrivateAddresses).
 //
 // The handler never opens a browser: a [LoginPrompter] shows the
 // authorization URL and returns the redirect, and only https URLs or http
