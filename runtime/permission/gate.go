@@ -9,13 +9,17 @@ package permission
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Defaults of [Options].
@@ -198,6 +202,11 @@ func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage)
 		g.opts.Store.adoptLegacy(server, key)
 	}
 	digest := Digest(t.Definition())
+	if err := g.repinLegacy(key, tool, t.Definition(), digest); err != nil {
+		v := Verdict{Allow: true, By: ByRemembered,
+			Warning: fmt.Sprintf("could not update the remembered answer for tool %q of server %q to the new definition digest: %v", tool, server, err)}
+		return g.warn(v), nil
+	}
 	allowed, changed := g.opts.Store.Lookup(key, tool, digest)
 	if allowed {
 		return Verdict{Allow: true, By: ByRemembered}, nil
@@ -313,4 +322,32 @@ func (w *Guarded) Call(ctx context.Context, args json.RawMessage) (*core.Result,
 		return &core.Result{IsError: true, Content: []core.Content{{Type: core.ContentText, Text: v.Reason}}}, nil
 	}
 	return w.Tool.Call(ctx, args)
+}
+
+// repinLegacy moves an "always allow this tool" answer pinned by a
+// version of mcp-host before titles were pinned (a bare sha256, no "/")
+// to the current digest, when it was given for exactly this definition
+// and the definition has no title (which the old digest did not cover):
+// upgrading must not ask again about a tool that did not change. An
+// error means the answer holds but could not be rewritten.
+func (g *Gate) repinLegacy(key, tool string, def *mcp.Tool, digest string) error {
+	pinned := g.opts.Store.pinnedDigest(key, tool)
+	if pinned == "" || strings.Contains(pinned, "/") || def.Title != "" || pinned != legacyDigest(def) {
+		return nil
+	}
+	return g.opts.Store.AllowTool(key, tool, digest)
+}
+
+// legacyDigest is the digest versions of mcp-host before titles were
+// pinned stored for an "always allow this tool" answer: the hex sha256 of
+// the tool's name, description, input schema and annotations as canonical
+// JSON, without the part digests [Digest] appends after a "/".
+func legacyDigest(def *mcp.Tool) string {
+	sum := sha256.Sum256(encodeJSON(map[string]any{
+		"name":        def.Name,
+		"description": def.Description,
+		"inputSchema": canonical(def.InputSchema),
+		"annotations": annotationsDoc(def.Annotations),
+	}))
+	return hex.EncodeToString(sum[:])
 }
