@@ -208,11 +208,13 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 		}
 		return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(b)))
 	}
+	// The session's guard has bounded the body already (see wrapBody): a
+	// JSON answer over the cap or for another id arrives as an error for id.
 	var msg []byte
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		msg, err = eventWithID(resp.Body, id)
+		msg, err = eventWithID(resp.Body, id, s.opts.MaxResponseBytes)
 	} else {
-		msg, err = io.ReadAll(io.LimitReader(resp.Body, maxExtResponse))
+		msg, err = io.ReadAll(resp.Body)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: reading the answer: %w", method, err)
@@ -235,13 +237,11 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 	return nil
 }
 
-// maxExtResponse bounds an extension answer.
-const maxExtResponse = 32 << 20
-
-// eventWithID reads server-sent events until the message answering id.
-func eventWithID(r io.Reader, id string) ([]byte, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, maxExtResponse))
-	sc.Buffer(make([]byte, 64<<10), maxExtResponse)
+// eventWithID reads server-sent events until the message answering id. No
+// line is longer than maxEvent: the session's guard holds events to it.
+func eventWithID(r io.Reader, id string, maxEvent int) ([]byte, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4<<10), maxEvent+64<<10)
 	var data []byte
 	for sc.Scan() {
 		line := sc.Text()

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"sync/atomic"
@@ -9,20 +10,32 @@ import (
 
 // guardRoundTripper is the outermost layer of every HTTP client a session
 // uses. It is where the session's promises about the network are kept,
-// whatever the SDK or the server asks for: a request goes only to the
-// server's own origin (scheme, host and port), so configured headers, tokens
-// and DPoP proofs never reach another one.
+// whatever the SDK or the server asks for:
+//
+//   - a request goes only to the server's own origin (scheme, host and
+//     port), so configured headers, tokens and DPoP proofs never reach
+//     another one;
+//   - what the session reads of a response is bounded while it is read,
+//     after decompression (see wrapBody and sseGuard).
 type guardRoundTripper struct {
 	id     string   // server id, for errors
 	origin *url.URL // the server's configured URL
 	// crossOrigin says how a request to another origin came about, for the
 	// error: "redirect", "the SSE endpoint event" and so on.
 	crossOrigin string
+	legacySSE   bool // the client of the legacy SSE transport
+	max         int  // Options.MaxResponseBytes
+	log         *slog.Logger
 	next        http.RoundTripper
 	headers     *headerRoundTripper // the static-header layer inside next
 
-	refused atomic.Pointer[crossOriginError] // the last refused request
+	refused  atomic.Pointer[crossOriginError] // the last refused request
+	endpoint atomic.Pointer[url.URL]          // the legacy endpoint, once checked
+	replies  chan struct{}                    // bounds answers sent by refuse
 }
+
+// maxPendingReplies bounds the answers to refused server requests in flight.
+const maxPendingReplies = 4
 
 // legacyServer reports whether the first POST was refused in the way a
 // 2024-11-05 HTTP+SSE server refuses it.
@@ -47,7 +60,12 @@ func (g *guardRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		g.refused.Store(err)
 		return nil, err
 	}
-	return g.next.RoundTrip(req)
+	resp, err := g.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	g.wrapBody(req, resp)
+	return resp, nil
 }
 
 // crossOriginError refuses a request to another origin than the server's.

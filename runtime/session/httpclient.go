@@ -87,18 +87,18 @@ type TransportWrapper interface {
 // OAuth handler's transport, if it has one, the static headers and the
 // session's guard.
 func httpClientFor(o *Options) (*http.Client, *guardRoundTripper) {
-	return clientFor(o, "a request")
+	return clientFor(o, "a request", false)
 }
 
 // sseClientFor returns the client for a legacy SSE connection, whose POSTs
 // go where the server's endpoint event says.
 func sseClientFor(o *Options) (*http.Client, *guardRoundTripper) {
-	return clientFor(o, "the SSE endpoint event")
+	return clientFor(o, "the SSE endpoint event", true)
 }
 
 // clientFor builds a client; crossOrigin says, for the guard's error, what
 // could name another origin.
-func clientFor(o *Options, crossOrigin string) (*http.Client, *guardRoundTripper) {
+func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *guardRoundTripper) {
 	var base http.RoundTripper = sharedTransport()
 	var c http.Client
 	if o.HTTPClient != nil {
@@ -115,7 +115,11 @@ func clientFor(o *Options, crossOrigin string) (*http.Client, *guardRoundTripper
 	}
 	h := &headerRoundTripper{base: base, headers: o.Headers}
 	own, _ := url.Parse(o.URL)
-	g := &guardRoundTripper{id: o.ID, origin: own, crossOrigin: crossOrigin, next: h, headers: h}
+	g := &guardRoundTripper{
+		id: o.ID, origin: own, crossOrigin: crossOrigin, legacySSE: legacySSE,
+		max: o.maxResponseBytes(), log: o.logger(), next: h, headers: h,
+		replies: make(chan struct{}, maxPendingReplies),
+	}
 	c.Transport = g
 	next := c.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {

@@ -88,6 +88,14 @@ type Options struct {
 	// sooner. On expiry the request is cancelled with notifications/cancelled.
 	RequestTimeout time.Duration
 
+	// MaxResponseBytes bounds what the session reads of any one HTTP
+	// answer, counted after decompression while it is read: a JSON answer,
+	// each event of an event stream, an extension call's answer. A request
+	// whose answer is larger fails with an error matching
+	// [ErrResponseTooLarge]; the session stays usable. Zero or less means
+	// [DefaultMaxResponseBytes]. (Config: max_response_bytes.)
+	MaxResponseBytes int
+
 	// MaxToolPages and MaxTools cap a tools/list walk.
 	MaxToolPages int
 	MaxTools     int
@@ -127,6 +135,7 @@ func (o *Options) withDefaults() Options {
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
 	}
+	c.MaxResponseBytes = o.maxResponseBytes()
 	if c.MaxToolPages <= 0 {
 		c.MaxToolPages = DefaultMaxToolPages
 	}
@@ -157,3 +166,17 @@ func (o *Options) withDefaults() Options {
 
 // Version is the mcp-host version reported to servers.
 var Version = "0.1.0"
+
+func (o *Options) maxResponseBytes() int {
+	if o.MaxResponseBytes <= 0 {
+		return DefaultMaxResponseBytes
+	}
+	return o.MaxResponseBytes
+}
+
+func (o *Options) logger() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}

@@ -176,6 +176,7 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 			HTTPClient:   hc,
 			OAuthHandler: o.OAuthHandler,
 			MaxRetries:   3,
+			MaxEventSize: sdkEventCap(o),
 		}, copts)
 		if err != nil && !o.NoSSEFallback && rt.legacyServer() && ctx.Err() == nil {
 			s.opts.Logger.Debug("streamable HTTP refused; trying legacy SSE", "server", o.ID)
@@ -235,7 +236,7 @@ func (s *Session) connectSSE(ctx context.Context, copts *mcp.ClientSessionOption
 	hc, guard := sseClientFor(&s.opts)
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
-	cs, err := s.client.Connect(life, &mcp.SSEClientTransport{Endpoint: s.opts.URL, HTTPClient: hc}, copts)
+	cs, err := s.client.Connect(life, &mcp.SSEClientTransport{Endpoint: s.opts.URL, HTTPClient: hc, MaxEventSize: sdkEventCap(&s.opts)}, copts)
 	if !stop() || err != nil {
 		cancel()
 		if coErr := guard.refusal(); coErr != nil {
@@ -378,6 +379,7 @@ func (s *Session) do(ctx context.Context, method, target string, fn func(context
 // requestErr wraps a failed request with the server, the method and what
 // happened: a timeout, a cancellation, a lost connection or the server's error.
 func (s *Session) requestErr(ctx context.Context, method, target string, err error) error {
+	err = markMadeUp(err)
 	what := method
 	if target != "" {
 		what = fmt.Sprintf("%s %q", method, target)

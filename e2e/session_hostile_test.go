@@ -1,0 +1,107 @@
+package e2e_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/hostilehttp"
+)
+
+// hostileHost runs the host binary against one hostile HTTP server, in a
+// private config, token store and home.
+type hostileHost struct {
+	bin, dir string
+	env      []string
+}
+
+func newHostileHost(t *testing.T, url string) *hostileHost {
+	t.Helper()
+	bin := buildHost(t)
+	tmp := t.TempDir()
+	config := filepath.Join(tmp, "config.json")
+	cfg, _ := json.Marshal(map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"hostile": map[string]any{"transport": "http", "url": url, "request_timeout_ms": 60000},
+	}}})
+	if err := os.WriteFile(config, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "project")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return &hostileHost{bin: bin, dir: dir, env: []string{
+		"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file",
+		"HOME=" + tmp, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "xdg-config"), "XDG_DATA_HOME=" + filepath.Join(tmp, "xdg-data"),
+		"XDG_STATE_HOME=" + filepath.Join(tmp, "xdg-state"), "XDG_CACHE_HOME=" + filepath.Join(tmp, "xdg-cache"),
+	}}
+}
+
+// call runs `host mcp call hostile <tool> --yes --json` and returns stdout,
+// stderr, the exit code and the process's peak RSS in bytes (0 where the
+// platform does not report it).
+func (h *hostileHost) call(t *testing.T, tool string) (string, string, int, int64) {
+	t.Helper()
+	cmd := exec.Command(h.bin, "mcp", "call", "hostile", tool, "--yes", "--json")
+	cmd.Dir = h.dir
+	cmd.Env = append(os.Environ(), h.env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("host mcp call %s hung\n%s", tool, stderr.String())
+	}
+	rss, _ := hostilehttp.PeakRSS(cmd.ProcessState)
+	return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode(), rss
+}
+
+// Issue 12 item 3: memory does not follow the server. A 200 MB tools/call
+// result, a ~300 KB gzip body inflating to 300 MB and a 40 MB SSE event
+// each fail the call with an error naming the server and the cap, and the
+// host process peaks under 100 MB (measured from the kernel's rusage).
+func TestHostileHTTPAnswersStayUnder100MB(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak RSS is read from Linux rusage")
+	}
+	srv := hostilehttp.Start(t)
+	h := newHostileHost(t, srv.URL)
+	if out, errOut, code, _ := h.call(t, hostilehttp.ToolEcho); code != 0 {
+		t.Fatalf("echo: exit %d\n%s%s", code, out, errOut)
+	}
+	const limit = 100 << 20
+	for _, tool := range []string{hostilehttp.ToolHugeResult, hostilehttp.ToolGzipBomb, hostilehttp.ToolHugeEvent} {
+		t.Run(tool, func(t *testing.T) {
+			start := time.Now()
+			out, errOut, code, rss := h.call(t, tool)
+			t.Logf("%s: exit %d in %s, peak RSS %.1f MB; stderr: %s", tool, code, time.Since(start).Round(time.Millisecond), float64(rss)/(1<<20), strings.TrimSpace(errOut))
+			if code == 0 {
+				t.Errorf("the call succeeded (%d bytes of output)", len(out))
+			}
+			for _, want := range []string{`"hostile"`, "32 MiB", "max_response_bytes"} {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("stderr lacks %q", want)
+				}
+			}
+			if rss == 0 {
+				t.Fatal("no peak RSS reported")
+			}
+			if rss > limit {
+				t.Errorf("peak RSS %.1f MB, want under %d MB", float64(rss)/(1<<20), limit>>20)
+			}
+		})
+	}
+}
