@@ -61,30 +61,28 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 // RefreshTools lists the tools again and replaces the catalog. On error the
 // previous catalog is kept.
 func (s *Session) RefreshTools(ctx context.Context) ([]*mcp.Tool, error) {
-	for attempt := 0; ; attempt++ {
-		cs, gen, err := s.current()
-		if err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		caps := s.info.Capabilities
-		s.mu.Unlock()
-		tools, err := s.listTools(ctx, cs, caps)
-		if err != nil {
-			if attempt == 0 && isSessionMissing(err) {
-				if rerr := s.reinit(ctx, gen); rerr == nil {
-					return s.Tools(), nil // reinit listed them
-				}
-			}
-			return nil, fmt.Errorf("server %q: refresh tools: %w", s.opts.ID, err)
-		}
-		s.mu.Lock()
-		if s.gen == gen {
-			s.tools = tools
-		}
-		s.mu.Unlock()
-		return tools, nil
+	cs, gen, err := s.current()
+	if err != nil {
+		return nil, err
 	}
+	s.mu.Lock()
+	caps := s.info.Capabilities
+	s.mu.Unlock()
+	tools, err := s.listTools(ctx, cs, caps)
+	if err != nil {
+		if isSessionMissing(err) {
+			if rerr := s.reinit(ctx, gen); rerr == nil {
+				return s.Tools(), nil // reinit listed them
+			}
+		}
+		return nil, fmt.Errorf("server %q: refresh tools: %w", s.opts.ID, err)
+	}
+	s.mu.Lock()
+	if s.gen == gen {
+		s.tools = tools
+	}
+	s.mu.Unlock()
+	return tools, nil
 }
 
 // scheduleRefresh refreshes the catalog in the background, coalescing
