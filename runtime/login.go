@@ -255,6 +255,7 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 			o.Resource, o.OmitResource = *oc.Resource, *oc.Resource == ""
 		}
 		o.Grant = oc.Grant
+		o.AllowPrivateAddresses = oc.AllowPrivateAddresses
 		if oc.DPoP != nil {
 			o.DPoP = auth.DPoPOff
 			if *oc.DPoP {

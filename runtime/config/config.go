@@ -68,11 +68,17 @@ type OAuthConfig struct {
 	Resource *string `json:"resource,omitempty"`
 	// DPoP: true requires DPoP-bound tokens, false never uses them, unset
 	// uses them where the authorization server offers them.
-	DPoP           *bool  `json:"dpop,omitempty"`
-	Grant          string `json:"grant,omitempty"`
-	PrivateKeyFile string `json:"private_key_file,omitempty"`
-	AssertionFile  string `json:"assertion_file,omitempty"`
-	AssertionEnv   string `json:"assertion_env,omitempty"`
+	DPoP *bool `json:"dpop,omitempty"`
+	// AllowPrivateAddresses lets OAuth discovery for a server on a public
+	// address fetch metadata and use endpoints on loopback, link-local or
+	// private addresses (a company's internal authorization server). Off,
+	// such URLs are refused: a hostile server could otherwise point the
+	// host at the user's own machine.
+	AllowPrivateAddresses bool   `json:"allow_private_addresses,omitempty"`
+	Grant                 string `json:"grant,omitempty"`
+	PrivateKeyFile        string `json:"private_key_file,omitempty"`
+	AssertionFile         string `json:"assertion_file,omitempty"`
+	AssertionEnv          string `json:"assertion_env,omitempty"`
 	// Enterprise-managed authorization (grant "enterprise"): the file with
 	// the user's ID token from the identity provider, the provider (its
 	// issuer, or its token endpoint) and this client's registration there.
