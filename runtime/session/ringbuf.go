@@ -17,6 +17,21 @@ func newRingBuffer(max int) *ringBuffer { return &ringBuffer{max: max} }
 func (r *ringBuffer) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.write(p)
+}
+
+// Note appends a line of the host's own about the server (such as a stdout
+// line that was not JSON-RPC), starting it on a line of its own.
+func (r *ringBuffer) Note(line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.buf) > 0 && r.buf[len(r.buf)-1] != '\n' {
+		r.write([]byte{'\n'})
+	}
+	r.write([]byte(line + "\n"))
+}
+
+func (r *ringBuffer) write(p []byte) (int, error) {
 	n := len(p)
 	if n >= r.max {
 		r.dropped += int64(len(r.buf) + n - r.max)

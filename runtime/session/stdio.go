@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,7 +22,10 @@ type stdioProcess struct {
 	stdin  *os.File // our end of the child's stdin
 	stdout *os.File // our end of the child's stdout
 	stderr *ringBuffer
+	filter *lineFilter // over stdout
 	grace  time.Duration
+
+	replies atomic.Int32 // answers of our own being written to stdin
 
 	exited    chan struct{} // closed when the leader has been reaped
 	waitErr   error
@@ -64,6 +68,7 @@ func startStdio(o *Options) (*stdioProcess, error) {
 		grace:  o.ShutdownGrace,
 		exited: make(chan struct{}),
 	}
+	p.filter = newLineFilter(outR, o.maxResponseBytes(), o.ID, p.stderr.Note, p.reply)
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = p.stderr
@@ -87,10 +92,44 @@ func startStdio(o *Options) (*stdioProcess, error) {
 	return p, nil
 }
 
-// transport returns an SDK transport over the process's pipes. Closing the
-// connection shuts the process down.
+// transport returns an SDK transport over the process's pipes, stdout
+// filtered (see [lineFilter]). Closing the connection shuts the process down.
 func (p *stdioProcess) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: nopCloser{p.stdout}, Writer: stdinCloser{p}}
+	// The filter enforces the line cap; the SDK's own must not be lower.
+	return &mcp.IOTransport{Reader: nopCloser{p.filter}, Writer: stdinCloser{p}, MaxLineLength: p.filter.max + 2}
+}
+
+// maxReplies bounds the answers of our own (to requests the SDK must not
+// see) being written to the server at once; a server that does not read its
+// stdin must not make them pile up.
+const maxReplies = 16
+
+// reply writes msg to the server's stdin without blocking the stdout
+// reader: a server blocked writing stdout while we block writing its stdin
+// would hang both.
+func (p *stdioProcess) reply(msg []byte) {
+	if p.replies.Add(1) > maxReplies {
+		p.replies.Add(-1)
+		p.stderr.Note("[host: server not reading its stdin; an answer was dropped]")
+		return
+	}
+	go func() {
+		defer p.replies.Add(-1)
+		_, _ = p.stdin.Write(msg) // an *os.File writes each message whole
+	}()
+}
+
+// SkippedStdoutLines returns how many lines a stdio server wrote to stdout
+// that were not passed on as JSON-RPC (banners, logs, malformed or oversized
+// messages); each is noted in [Session.Stderr]. It is 0 for HTTP servers.
+func (s *Session) SkippedStdoutLines() int64 {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil {
+		return 0
+	}
+	return p.filter.Skipped()
 }
 
 type nopCloser struct{ io.Reader }

@@ -25,11 +25,18 @@ func TestMain(m *testing.M) {
 		runStdioServer()
 		return
 	}
+	if runHostileMode() {
+		return
+	}
 	os.Exit(m.Run())
 }
 
 func runStdioServer() {
 	fmt.Fprintln(os.Stderr, "stdio test server starting")
+	if b := os.Getenv("STDOUT_BANNER"); b != "" {
+		// As @agent-infra/mcp-server-commands and time-mcp do.
+		fmt.Println(b)
+	}
 	if f := os.Getenv("GRANDCHILD_PID_FILE"); f != "" {
 		gc := exec.Command("sleep", "300")
 		if err := gc.Start(); err != nil {
@@ -68,7 +75,9 @@ func stdioOptions(t *testing.T, env map[string]string) session.Options {
 	if env == nil {
 		env = map[string]string{}
 	}
-	env[stdioServerEnv] = "1"
+	if env[stdioServerEnv] == "" {
+		env[stdioServerEnv] = "1"
+	}
 	return session.Options{ID: "local", Transport: session.TransportStdio, Command: exe, Env: env, ShutdownGrace: 500 * time.Millisecond}
 }
 
@@ -157,6 +166,21 @@ func TestStdioCrashIsReportedWithStderr(t *testing.T) {
 	}
 	if _, err := s.CallTool(context.Background(), "getenv", nil); err == nil {
 		t.Error("call on a lost session succeeded")
+	}
+}
+
+func TestStdioBannerOnStdoutIsSkipped(t *testing.T) {
+	s := connect(t, stdioOptions(t, map[string]string{"STDOUT_BANNER": "Secure MCP Filesystem Server running on stdio"}))
+	res, err := s.CallTool(context.Background(), "getenv", map[string]any{"name": "HOME"})
+	if err != nil {
+		t.Fatalf("call after a banner: %v", err)
+	}
+	textOf(t, res)
+	if tail := s.Stderr(); !strings.Contains(tail, "[stdout, not JSON-RPC] (#1) Secure MCP Filesystem Server running on stdio") {
+		t.Errorf("stderr tail = %q, want the banner with a note", tail)
+	}
+	if n := s.SkippedStdoutLines(); n != 1 {
+		t.Errorf("SkippedStdoutLines = %d, want 1", n)
 	}
 }
 

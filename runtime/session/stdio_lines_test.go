@@ -1,0 +1,94 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/session"
+)
+
+func rawOptions(t *testing.T, env map[string]string) session.Options {
+	if env == nil {
+		env = map[string]string{}
+	}
+	env[stdioServerEnv] = modeRaw
+	return stdioOptions(t, env)
+}
+
+func TestStdioNonJSONLinesMidSessionAreSkipped(t *testing.T) {
+	s := connect(t, rawOptions(t, map[string]string{"RAW_BANNER": "time-mcp running on stdio|\x1b[32mready\x1b[0m"}))
+	res, err := s.CallTool(context.Background(), "noise", nil)
+	if err != nil {
+		t.Fatalf("call that prints noise before its answer: %v", err)
+	}
+	if got := textOf(t, res); got != "after noise" {
+		t.Errorf("noise = %q", got)
+	}
+	// The session goes on.
+	res, err = s.CallTool(context.Background(), "echo", nil)
+	if err != nil || textOf(t, res) != "ok" {
+		t.Fatalf("echo after noise: %v", err)
+	}
+	tail := s.Stderr()
+	for _, want := range []string{
+		"[stdout, not JSON-RPC] (#1) time-mcp running on stdio",
+		"[stdout, not JSON-RPC] (#2) ready\n", // terminal escapes dropped
+		"[stdout, not JSON-RPC] (#3) log: working on it",
+		"[stdout, not JSON-RPC] (#4) {not json",
+		`[stdout, not JSON-RPC] (#5) {"level":30,"msg":"pino-style log line"}`,
+	} {
+		if !strings.Contains(tail, want) {
+			t.Errorf("stderr tail lacks %q:\n%s", want, tail)
+		}
+	}
+	if n := s.SkippedStdoutLines(); n != 5 {
+		t.Errorf("SkippedStdoutLines = %d, want 5", n)
+	}
+}
+
+func TestStdioGarbageOnlyServerTimesOut(t *testing.T) {
+	o := rawOptions(t, map[string]string{"RAW_GARBAGE_ONLY": "1"})
+	o.ConnectTimeout = time.Second
+	start := time.Now()
+	_, err := session.Connect(context.Background(), o)
+	if err == nil {
+		t.Fatal("a server that prints only garbage connected")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Connect took %s with a 1s connect timeout", d)
+	}
+	for _, want := range []string{"timed out", "[stdout, not JSON-RPC]", "garbage line"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to contain %q", err, want)
+		}
+	}
+}
+
+func TestStdioAnswerOverLineCapFailsTheCallNotTheSession(t *testing.T) {
+	o := rawOptions(t, nil)
+	o.MaxResponseBytes = 16 << 20 // "big" writes 17 MiB
+	s := connect(t, o)
+	start := time.Now()
+	_, err := s.CallTool(context.Background(), "big", nil)
+	if err == nil {
+		t.Fatal("an answer over the line cap was accepted")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the call failed after %s, not at once", d)
+	}
+	for _, want := range []string{`server "local"`, `tools/call "big"`, "exceeds the response cap of 16 MiB (max_response_bytes)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q in it", err, want)
+		}
+	}
+	if !errors.Is(err, session.ErrResponseTooLarge) {
+		t.Errorf("err = %v, want it to match ErrResponseTooLarge", err)
+	}
+	res, err := s.CallTool(context.Background(), "echo", nil)
+	if err != nil || textOf(t, res) != "ok" {
+		t.Fatalf("echo after the big answer: %v", err)
+	}
+}
