@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"encoding/base64"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -127,4 +128,47 @@ func TestJWTBearerFromTheEnvironment(t *testing.T) {
 	if err := h2.Authorize(context.Background(), req, resp); err == nil || !strings.Contains(err.Error(), "$WORKLOAD_JWT is unset or empty") {
 		t.Errorf("empty variable: %v", err)
 	}
+}
+
+// TestConfiguredClientSecretNotStored: the secret of a configured client
+// stays in the config (or its ${VAR}); the token store gets the tokens and
+// the client id only, and a handler started from that store still
+// authenticates with the configured secret.
+func TestConfiguredClientSecretNotStored(t *testing.T) {
+	as := newTestAS(t)
+	as.meta = map[string]any{"grant_types_supported": []string{"client_credentials"}}
+	rs := newTestRS(t, as)
+	store := NewMemoryStore()
+	mod := func(o *Options) {
+		o.Grant, o.ClientID, o.ClientSecret = GrantClientCredentials, "machine", "s3cret-never-stored"
+	}
+	h := newHandler(t, rs, nil, store, mod)
+	req, resp := unauthorized(rs, 401, "", "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatal(err)
+	}
+	for k, rec := range store.recs {
+		if rec.Client == nil || rec.Client.ClientID != "machine" {
+			t.Fatalf("stored record %v: %+v", k, rec.Client)
+		}
+		if rec.Client.ClientSecret != "" {
+			t.Errorf("the configured client secret was copied into the token store")
+		}
+	}
+	// A second process: loads the record, and its next grant still
+	// authenticates with the configured secret.
+	h2 := newHandler(t, rs, nil, store, mod)
+	req, resp = unauthorized(rs, 401, "", "")
+	if err := h2.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatal(err)
+	}
+	if got := as.tokenAuth[len(as.tokenAuth)-1]; !strings.Contains(basicDecoded(got), "s3cret-never-stored") {
+		t.Errorf("second grant authenticated without the configured secret: %q", got)
+	}
+}
+
+// basicDecoded is the user:password of a Basic Authorization value.
+func basicDecoded(h string) string {
+	b, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(h, "Basic "))
+	return string(b)
 }

@@ -167,9 +167,32 @@ func (h *Handler) load(ctx context.Context) error {
 	if rec == nil {
 		rec = &Record{}
 	}
-	registerSecrets(rec)
+	h.fromStore(rec)
 	h.rec, h.loaded = rec, true
 	return nil
+}
+
+// fromStore prepares a record read from the store: its secrets are
+// registered with the redactor, and a configured client gets its secret
+// back from the options (the store never holds it, see toStore).
+func (h *Handler) fromStore(rec *Record) {
+	if cl := rec.Client; cl != nil && cl.Kind == ClientStatic && cl.ClientSecret == "" && cl.ClientID == h.opts.ClientID {
+		cl.ClientSecret = h.opts.ClientSecret
+	}
+	registerSecrets(rec)
+}
+
+// toStore returns what of rec goes to the store: a configured client's
+// secret stays where the user put it (the config file or the ${VAR} it
+// names), so rotating it there takes effect and no second copy lingers in
+// the token store.
+func toStore(rec *Record) *Record {
+	if rec.Client == nil || rec.Client.Kind != ClientStatic || rec.Client.ClientSecret == "" {
+		return rec
+	}
+	c := rec.clone()
+	c.Client.ClientSecret = ""
+	return c
 }
 
 // record returns a copy of the current record: an empty one before the
@@ -188,7 +211,7 @@ func (h *Handler) record() *Record {
 // is used.
 func (h *Handler) save(ctx context.Context, rec *Record) error {
 	registerSecrets(rec)
-	if err := h.opts.Store.Save(ctx, h.key, rec); err != nil {
+	if err := h.opts.Store.Save(ctx, h.key, toStore(rec)); err != nil {
 		return fmt.Errorf("server %s: saving credentials: %w", h.opts.ServerID, err)
 	}
 	h.mu.Lock()

@@ -103,7 +103,7 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 		if rec == nil {
 			rec = &Record{}
 		}
-		registerSecrets(rec)
+		h.fromStore(rec)
 		h.mu.Lock()
 		h.rec = rec
 		h.mu.Unlock()
