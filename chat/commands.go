@@ -13,10 +13,12 @@ import (
 
 const help = `Commands:
   /mcp              servers: id, transport, source, enabled, state, tools, auth (live)
-  /mcp <id>         one server: last error, last connected, protocol, token, stderr tail
+  /mcp <id>         one server: last error, last connected, protocol, token, approval, warnings, stderr tail
   /tools [<id>]     the tools the model sees
   /login <id>       log in to an OAuth server (asks first; browser or pasted redirect)
   /logout <id>      forget a server's tokens
+  /approve <id>, /deny <id>
+                    let a server a project file defines start, or keep it off
   /reconnect <id>   reconnect a server
   /enable <id>, /disable <id>
   /new              start a new conversation
@@ -107,6 +109,11 @@ func (m *Model) submit(text string) tea.Cmd {
 			_, err := m.rt.MCPLogout(ctx, &protocol.LogoutParams{ID: arg})
 			return arg + ": logged out", err
 		})
+	case "/approve", "/deny":
+		if !needID() {
+			return nil
+		}
+		return m.sendApproval(arg, cmd == "/approve")
 	case "/reconnect", "/enable", "/disable":
 		if !needID() {
 			return nil
@@ -170,6 +177,7 @@ func renderDetail(d protocol.ServerDetail) string {
 		}
 		row("tokens kept in", d.Auth.Storage)
 	}
+	renderApproval(&b, d.ServerStatus)
 	if d.Stderr != "" {
 		lines := strings.Split(strings.TrimRight(d.Stderr, "\n"), "\n")
 		if len(lines) > 8 {

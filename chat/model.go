@@ -48,6 +48,13 @@ type Model struct {
 	elicit   *elicitForm
 	ctrlC    int
 	quitting bool
+
+	// approving is the project server the approval question is about;
+	// approvalLater and approvalAnswered map servers to the definition
+	// digest the person said "later" to, or answered (see approval.go).
+	approving        string
+	approvalLater    map[string]string
+	approvalAnswered map[string]string
 }
 
 // elicitForm asks the fields of a flat elicitation schema one by one.
@@ -70,7 +77,8 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 	in.Focus()
 	sp := spinner.New()
 	sp.Spinner = spinner.MiniDot
-	m := &Model{rt: rt, input: in, spin: sp, servers: map[string]protocol.ServerStatus{}, waiting: map[string]string{}, width: 100, height: 30}
+	m := &Model{rt: rt, input: in, spin: sp, servers: map[string]protocol.ServerStatus{}, waiting: map[string]string{}, width: 100, height: 30,
+		approvalLater: map[string]string{}, approvalAnswered: map[string]string{}}
 	if init != nil {
 		m.model = line(init.Capabilities.Model)
 		for _, st := range init.Servers {
@@ -85,6 +93,7 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 		}
 	}
 	m.addLine(styleDim.Render("Type a prompt, or /help for commands. /mcp shows the servers."))
+	m.nextApproval()
 	return m
 }
 

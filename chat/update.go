@@ -53,6 +53,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.addLine(styleWarn.Render(line))
 			}
 		}
+		m.nextApproval()
 		return m, nil
 	case eventMsg:
 		if m.holdEarly(msg.p.RunID, msg) {
@@ -116,6 +117,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	case callDoneMsg:
 		delete(m.waiting, msg.key)
+		m.approvalDone(msg.key, msg.err)
 		if msg.err != nil {
 			m.addLine(styleErr.Render(describeErr(msg.err)))
 		} else if msg.text != "" {
@@ -184,6 +186,9 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.ask != nil && m.askStage == "" {
 		return m, m.answerKey(k)
+	}
+	if m.ask == nil && m.approving != "" && k.Type != tea.KeyCtrlC {
+		return m, m.approvalKey(k)
 	}
 	switch k.Type {
 	case tea.KeyCtrlC:

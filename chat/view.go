@@ -45,6 +45,8 @@ func (m *Model) View() string {
 	}
 	if m.ask != nil {
 		footer = append(footer, clip(m.askView(), m.width))
+	} else if m.approving != "" {
+		footer = append(footer, m.approvalView())
 	}
 	footer = append(footer, m.statusLine(), m.input.View())
 	foot := strings.Join(footer, "\n")
@@ -84,7 +86,7 @@ func (m *Model) statusLine() string {
 	}
 	sort.Strings(connecting)
 	parts := []string{fmt.Sprintf("%d ready", counts[protocol.StateReady])}
-	for _, s := range []string{protocol.StateAuthRequired, protocol.StateError, protocol.StateDisabled} {
+	for _, s := range []string{protocol.StateApprovalRequired, protocol.StateAuthRequired, protocol.StateError, protocol.StateDisabled} {
 		if counts[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}
