@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcp-host/mcp-host/redact"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -206,7 +207,8 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 		if json.Unmarshal(b, &r) == nil && r.Error != nil {
 			return r.Error
 		}
-		return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(b)))
+		// The page is the server's: quote a short, redacted excerpt.
+		return fmt.Errorf("HTTP %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), redact.Excerpt(b, maxQuotedBody))
 	}
 	// The session's guard has bounded the body already (see wrapBody): a
 	// JSON answer over the cap or for another id arrives as an error for id.
@@ -236,6 +238,9 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 	}
 	return nil
 }
+
+// maxQuotedBody bounds the excerpt of a server's error page in an error.
+const maxQuotedBody = 256
 
 // eventWithID reads server-sent events until the message answering id. No
 // line is longer than maxEvent: the session's guard holds events to it.

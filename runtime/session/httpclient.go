@@ -99,6 +99,7 @@ func sseClientFor(o *Options) (*http.Client, *guardRoundTripper) {
 // clientFor builds a client; crossOrigin says, for the guard's error, what
 // could name another origin.
 func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *guardRoundTripper) {
+	registerSecrets(o)
 	var base http.RoundTripper = sharedTransport()
 	var c http.Client
 	if o.HTTPClient != nil {

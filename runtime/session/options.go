@@ -136,6 +136,9 @@ func (o *Options) withDefaults() Options {
 		c.ConnectTimeout = DefaultConnectTimeout
 	}
 	c.MaxResponseBytes = o.maxResponseBytes()
+	if f := c.OnToolsChanged; f != nil {
+		c.OnToolsChanged = func(tools []*mcp.Tool, err error) { f(tools, clean(err)) }
+	}
 	if c.MaxToolPages <= 0 {
 		c.MaxToolPages = DefaultMaxToolPages
 	}

@@ -142,7 +142,7 @@ func (s *Session) connectErr(ctx context.Context, err error) error {
 	} else if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("connect timed out after %s: %w", s.opts.ConnectTimeout, err)
 	}
-	return fmt.Errorf("server %q: connect: %w", s.opts.ID, err)
+	return clean(fmt.Errorf("server %q: connect: %w", s.opts.ID, err))
 }
 
 // dial establishes one SDK session: process start or HTTP handshake,
@@ -286,7 +286,7 @@ func (s *Session) watch(cs *mcp.ClientSession, gen int) {
 			err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
 		}
 	}
-	s.lostErr = fmt.Errorf("server %q: connection lost: %w", s.opts.ID, err)
+	s.lostErr = clean(fmt.Errorf("server %q: connection lost: %w", s.opts.ID, err))
 	close(s.done)
 	if s.proc != nil {
 		go s.proc.shutdown()
@@ -372,7 +372,7 @@ func (s *Session) do(ctx context.Context, method, target string, fn func(context
 				err = rerr
 			}
 		}
-		return s.requestErr(ctx, method, target, err)
+		return clean(s.requestErr(ctx, method, target, err))
 	}
 }
 
