@@ -1,11 +1,17 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package session
 
 import "os/exec"
 
-func setProcessGroup(*exec.Cmd) {}
+// procTree is the server process alone: this system offers no way to reach
+// its descendants.
+type procTree struct{ cmd *exec.Cmd }
 
-func signalGroup(cmd *exec.Cmd, _ bool) { _ = cmd.Process.Kill() }
-
-func groupAlive(*exec.Cmd) bool { return false }
+func newProcTree() *procTree                    { return &procTree{} }
+func (t *procTree) prepare(*exec.Cmd)           {}
+func (t *procTree) started(cmd *exec.Cmd) error { t.cmd = cmd; return nil }
+func (t *procTree) scan(bool)                   {}
+func (t *procTree) signal(bool)                 { _ = t.cmd.Process.Kill() }
+func (t *procTree) alive() bool                 { return false }
+func (t *procTree) release()                    {}

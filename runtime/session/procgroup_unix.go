@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package session
 
@@ -7,21 +7,39 @@ import (
 	"syscall"
 )
 
-func setProcessGroup(cmd *exec.Cmd) {
+// procTree is one stdio server's process group. Outside Linux there is no
+// /proc to find descendants that left the group, so the group is the tree.
+type procTree struct{ leader int }
+
+func newProcTree() *procTree { return &procTree{} }
+
+// prepare runs the command in its own process group.
+func (t *procTree) prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// signalGroup sends SIGTERM (or SIGKILL when kill is set) to cmd's process
-// group.
-func signalGroup(cmd *exec.Cmd, kill bool) {
+// started records the leader, whose pid is the group's id.
+func (t *procTree) started(cmd *exec.Cmd) error {
+	t.leader = cmd.Process.Pid
+	return nil
+}
+
+// scan has nothing to remember outside Linux.
+func (t *procTree) scan(bool) {}
+
+// signal sends SIGTERM (or SIGKILL) to the whole group.
+func (t *procTree) signal(kill bool) {
 	sig := syscall.SIGTERM
 	if kill {
 		sig = syscall.SIGKILL
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, sig)
+	if t.leader > 0 { // -0 would be the host's own group
+		_ = syscall.Kill(-t.leader, sig)
+	}
 }
 
-// groupAlive reports whether any process of cmd's group is still alive.
-func groupAlive(cmd *exec.Cmd) bool {
-	return syscall.Kill(-cmd.Process.Pid, 0) == nil
-}
+// alive reports whether any member of the group is left.
+func (t *procTree) alive() bool { return t.leader > 0 && syscall.Kill(-t.leader, 0) == nil }
+
+// release has nothing to reap: orphans go to init.
+func (t *procTree) release() {}

@@ -477,8 +477,9 @@ func (s *Session) Err() error {
 	return s.lostErr
 }
 
-// Close ends the session: DELETE for an HTTP session, and for stdio closing
-// stdin, then SIGTERM and SIGKILL to the whole process group, in bounded time.
+// Close ends the session: DELETE for an HTTP session; for stdio, calls in
+// flight cancelled, stdin closed, then SIGTERM and SIGKILL to the whole
+// process tree, in bounded time (under 3 s when calls were in flight).
 func (s *Session) Close() error {
 	s.mu.Lock()
 	if s.closing {
@@ -493,11 +494,15 @@ func (s *Session) Close() error {
 	cs, proc := s.cs, s.proc
 	s.mu.Unlock()
 	s.reinitMu.Unlock()
-	err := cs.Close()
+	// A stdio server is stopped first: the SDK's Close waits for the calls
+	// in flight, which a hung server never answers. Once it is gone they
+	// fail, and Close returns at once.
+	var err error
 	if proc != nil {
-		if perr := proc.shutdown(); perr != nil {
-			err = perr
-		}
+		err = proc.shutdown()
+	}
+	if cerr := cs.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return fmt.Errorf("server %q: close: %w", s.opts.ID, err)

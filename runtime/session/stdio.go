@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,15 +15,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stdioProcess is a stdio MCP server: a child in its own process group whose
-// stdin and stdout carry newline-delimited JSON-RPC and whose stderr goes to a
-// ring buffer.
+// stdioProcess is a stdio MCP server: a child in its own process group (a
+// Job Object on Windows) whose stdin and stdout carry newline-delimited
+// JSON-RPC and whose stderr goes to a ring buffer.
 type stdioProcess struct {
 	cmd    *exec.Cmd
+	tree   *procTree
 	stdin  *os.File // our end of the child's stdin
 	stdout *os.File // our end of the child's stdout
 	stderr *ringBuffer
 	filter *lineFilter // over stdout
+	calls  inFlight    // our requests the server has not answered
 	grace  time.Duration
 
 	replies atomic.Int32 // answers of our own being written to stdin
@@ -49,7 +52,8 @@ func startStdio(o *Options) (*stdioProcess, error) {
 		}
 		cmd.Env = env
 	}
-	setProcessGroup(cmd)
+	tree := newProcTree()
+	tree.prepare(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
@@ -62,6 +66,7 @@ func startStdio(o *Options) (*stdioProcess, error) {
 	}
 	p := &stdioProcess{
 		cmd:    cmd,
+		tree:   tree,
 		stdin:  inW,
 		stdout: outR,
 		stderr: newRingBuffer(o.StderrBytes),
@@ -85,6 +90,10 @@ func startStdio(o *Options) (*stdioProcess, error) {
 	// The child holds its own copies now.
 	inR.Close()
 	outW.Close()
+	if err := tree.started(cmd); err != nil {
+		// The server runs, but its tree may outlive it: say so.
+		p.stderr.Note(fmt.Sprintf("[host: %v; only the server process itself will be stopped]", err))
+	}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -93,10 +102,20 @@ func startStdio(o *Options) (*stdioProcess, error) {
 }
 
 // transport returns an SDK transport over the process's pipes, stdout
-// filtered (see [lineFilter]). Closing the connection shuts the process down.
-func (p *stdioProcess) transport() mcp.Transport {
+// filtered (see [lineFilter]), that keeps track of the requests in flight.
+// Closing the connection shuts the process down.
+func (p *stdioProcess) transport() mcp.Transport { return stdioTransport{p} }
+
+type stdioTransport struct{ p *stdioProcess }
+
+func (t stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// The filter enforces the line cap; the SDK's own must not be lower.
-	return &mcp.IOTransport{Reader: nopCloser{p.filter}, Writer: stdinCloser{p}, MaxLineLength: p.filter.max + 2}
+	io := &mcp.IOTransport{Reader: nopCloser{t.p.filter}, Writer: stdinCloser{t.p}, MaxLineLength: t.p.filter.max + 2}
+	c, err := io.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &stdioConn{Connection: c, calls: &t.p.calls}, nil
 }
 
 // maxReplies bounds the answers of our own (to requests the SDK must not
@@ -140,49 +159,6 @@ type stdinCloser struct{ p *stdioProcess }
 
 func (s stdinCloser) Write(b []byte) (int, error) { return s.p.stdin.Write(b) }
 func (s stdinCloser) Close() error                { return s.p.shutdown() }
-
-// shutdown closes stdin, waits for the leader to exit, then signals the whole
-// process group: SIGTERM after the grace period, SIGKILL after another. It
-// returns once no member of the group is left or the kill was sent, within
-// about three grace periods.
-func (p *stdioProcess) shutdown() error {
-	p.closeOnce.Do(func() {
-		p.stdin.Close()
-		wait := func(d time.Duration) bool {
-			select {
-			case <-p.exited:
-				return true
-			case <-time.After(d):
-				return false
-			}
-		}
-		if !wait(p.grace) {
-			signalGroup(p.cmd, false)
-			if !wait(p.grace) {
-				signalGroup(p.cmd, true)
-				wait(p.grace)
-			}
-		}
-		// The leader is gone; make sure nothing it spawned outlives it.
-		if groupAlive(p.cmd) {
-			signalGroup(p.cmd, false)
-			deadline := time.Now().Add(p.grace)
-			for groupAlive(p.cmd) && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			if groupAlive(p.cmd) {
-				signalGroup(p.cmd, true)
-			}
-		}
-		p.stdout.Close()
-		select {
-		case <-p.exited:
-		default:
-			p.closeErr = errors.New("stdio server did not exit")
-		}
-	})
-	return p.closeErr
-}
 
 // exitErr reports how the process ended, or nil while it runs.
 func (p *stdioProcess) exitErr() error {

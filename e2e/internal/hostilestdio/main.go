@@ -1,0 +1,106 @@
+// Command hostilestdio is a stdio MCP server (go-sdk) that behaves as real
+// servers do and as the host must survive, for the end-to-end tests:
+//
+//	-banner TEXT    prints TEXT on stdout before speaking JSON-RPC, as
+//	                @agent-infra/mcp-server-commands and time-mcp do
+//	-tree FILE      starts a setsid child and a setsid grandchild whose
+//	                parent exits (so it is reparented away from the tree),
+//	                and records "leader", "grandchild" and "orphan" pids in FILE
+//	-stubborn       ignores SIGTERM and keeps running when stdin closes
+//	-hang-file FILE the "hang" tool creates FILE, then never answers
+//
+// Tools: "echo" returns its "text" argument; "hang" never answers and
+// ignores cancellation.
+//
+// With -sleep it only sleeps (ignoring SIGTERM): the tree's members. With
+// -spawn it starts a setsid sleeper, records it as "orphan" and exits.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	banner := flag.String("banner", "", "text printed on stdout before JSON-RPC")
+	tree := flag.String("tree", "", "file recording the pids of a setsid process tree")
+	stubborn := flag.Bool("stubborn", false, "ignore SIGTERM and stdin closing")
+	hangFile := flag.String("hang-file", "", "file the hang tool creates")
+	sleep := flag.Bool("sleep", false, "only sleep, ignoring SIGTERM")
+	spawn := flag.Bool("spawn", false, "start a setsid sleeper, record it as orphan, exit")
+	flag.Parse()
+
+	switch {
+	case *sleep:
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+		return
+	case *spawn:
+		record(*tree, "orphan", startSleeper())
+		return
+	}
+	if *stubborn {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if *banner != "" {
+		fmt.Println(*banner)
+	}
+	if *tree != "" {
+		record(*tree, "leader", os.Getpid())
+		record(*tree, "grandchild", startSleeper())
+		exe, _ := os.Executable()
+		if out, err := exec.Command(exe, "-spawn", "-tree", *tree).CombinedOutput(); err != nil {
+			fail("spawner: %v: %s", err, out)
+		}
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "hostilestdio", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "returns text"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Text string `json:"text"`
+	}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	mcp.AddTool(server, &mcp.Tool{Name: "hang", Description: "never answers"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		if *hangFile != "" {
+			_ = os.WriteFile(*hangFile, []byte("hanging"), 0o600)
+		}
+		select {} // not even cancellation ends it
+	})
+	_ = server.Run(context.Background(), &mcp.StdioTransport{})
+	if *stubborn {
+		select {}
+	}
+}
+
+// startSleeper starts this program with -sleep in a new session, out of
+// the caller's process group.
+func startSleeper() int {
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-sleep")
+	cmd.SysProcAttr = newSession()
+	if err := cmd.Start(); err != nil {
+		fail("sleeper: %v", err)
+	}
+	return cmd.Process.Pid
+}
+
+func record(file, role string, pid int) {
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		fail("pid file: %v", err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %d\n", role, pid)
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "hostilestdio: "+format+"\n", args...)
+	os.Exit(1)
+}
