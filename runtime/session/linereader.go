@@ -32,6 +32,12 @@ const bigLine = 1 << 20
 //   - a batch (a JSON array) is split into its messages, each checked alone,
 //     so the SDK never sees a batch (it refuses them from protocol 2025-06-18
 //     on, ending the session);
+//   - a request whose id is a number the SDK cannot echo exactly (1.5, 1e3,
+//     2^63; the SDK would answer 1.5 as 1) is answered with -32600 Invalid
+//     Request carrying the id exactly as written, as JSON-RPC 2.0 asks of a
+//     request whose id is known, and not passed on; an answer with such an id
+//     answers none of our requests (we send small integers and strings) and
+//     is dropped with a note;
 //   - a line longer than the server's response cap (Options.MaxResponseBytes)
 //     is never buffered whole: it is skipped while its top-level "id" is read
 //     on the fly, and an answer over the cap becomes an error answer
@@ -167,6 +173,16 @@ func (f *lineFilter) message(raw []byte) bool {
 			return true
 		}
 		return false
+	}
+	if scan.hasID && scanKind(&scan) == idInvalid {
+		why := "id " + noteText(scan.id) + " is not an integer this client can echo exactly"
+		if scan.hasMethod {
+			f.refuse(&scan, why)
+			f.skip(raw, why+"; answered -32600")
+		} else {
+			f.skip(raw, why+"; an answer to no request of ours, dropped")
+		}
+		return true
 	}
 	f.out = append(f.out, raw...)
 	f.out = append(f.out, '\n')

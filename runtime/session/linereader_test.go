@@ -119,3 +119,31 @@ func TestNoteTextIsSafeAndBounded(t *testing.T) {
 		t.Errorf("long line noted as %d runes: %q…", n, long[:20])
 	}
 }
+
+func TestLineFilterIDsTheSDKWouldChange(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1.5,"result":{}}` + "\n" + // answers nothing of ours
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","\u0069d":2.5,"method":"ping"}` + "\n" + // an escaped key is still "id"
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"
+	r := runFilter(t, in, 0)
+	if want := `{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n"; r.out != want {
+		t.Errorf("SDK reads %q, want only request 3", r.out)
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`,
+		`{"jsonrpc":"2.0","id":2.5,"error":{"code":-32600,`,
+	}
+	if len(r.replies) != len(want) {
+		t.Fatalf("replies = %q", r.replies)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(r.replies[i], w) || !strings.HasSuffix(r.replies[i], "}}\n") {
+			t.Errorf("reply %d = %q, want it to start %q", i, r.replies[i], w)
+		}
+	}
+	if r.skipped != 4 {
+		t.Errorf("skipped = %d, want 4 (notes %q)", r.skipped, r.notes)
+	}
+}

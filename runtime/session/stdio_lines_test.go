@@ -2,7 +2,9 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +92,56 @@ func TestStdioAnswerOverLineCapFailsTheCallNotTheSession(t *testing.T) {
 	res, err := s.CallTool(context.Background(), "echo", nil)
 	if err != nil || textOf(t, res) != "ok" {
 		t.Fatalf("echo after the big answer: %v", err)
+	}
+}
+
+// TestStdioRequestIDsAreNeverAltered has the server send requests whose
+// ids the SDK would change (it reads numbers as float64 and keeps int64:
+// 1.5 becomes 1). Each must get an answer with its id exactly as sent: a
+// result where the id survives the SDK, -32600 Invalid Request otherwise.
+func TestStdioRequestIDsAreNeverAltered(t *testing.T) {
+	ids := []string{`1.5`, `7`, `1e2`, `9007199254740993`, `"s-1"`, `-3`}
+	s := connect(t, rawOptions(t, map[string]string{"RAW_ASK_IDS": strings.Join(ids, "|")}))
+	var got map[string]string
+	waitFor(t, "answers to every request of the server", 5*time.Second, func() bool {
+		res, err := s.CallTool(context.Background(), "replies", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = map[string]string{}
+		for _, line := range strings.Split(textOf(t, res), "\n") {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			if line == "" || json.Unmarshal([]byte(line), &m) != nil {
+				continue
+			}
+			switch {
+			case m.Error != nil:
+				got[string(m.ID)] = fmt.Sprintf("error %d", m.Error.Code)
+			case m.Result != nil:
+				got[string(m.ID)] = "result"
+			}
+		}
+		return len(got) >= len(ids)
+	})
+	want := map[string]string{
+		`1.5`: "error -32600", `1e2`: "error -32600", `9007199254740993`: "error -32600",
+		`7`: "result", `"s-1"`: "result", `-3`: "result",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("request id %s answered with %q, want %q (all answers: %v)", id, got[id], w, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("answers under ids %v, want exactly %d", got, len(want))
+	}
+	if !strings.Contains(s.Stderr(), "id 1.5 is not an integer") {
+		t.Errorf("stderr tail lacks a note about id 1.5:\n%s", s.Stderr())
 	}
 }
