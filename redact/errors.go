@@ -34,19 +34,25 @@ func ErrorText(s string) string {
 	return s
 }
 
-// bareURL masks the user info and every query value of a URL. A URL that
-// does not parse loses everything after its host.
-func bareURL(raw string) string {
+// bareURL masks the user info and every query value of a URL. Punctuation
+// that ends a sentence is not taken for part of it. A URL that does not
+// parse loses everything after a '?', '#' or '@' in it.
+func bareURL(match string) string {
+	raw := strings.TrimRight(match, ").,;:!]}")
+	return bareURL1(raw) + match[len(raw):]
+}
+
+func bareURL1(raw string) string {
+	if !strings.ContainsAny(raw, "?#@") {
+		return raw
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		scheme, rest, _ := strings.Cut(raw, "://")
-		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		if i := strings.IndexAny(rest, "?#@"); i >= 0 {
 			rest = rest[:i]
 		}
-		if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-			rest = Mask + rest[i:]
-		}
-		return scheme + "://" + rest + "/" + Mask
+		return scheme + "://" + rest + Mask
 	}
 	hadUser := u.User != nil
 	u.User = nil

@@ -22,6 +22,10 @@ func TestErrorTextStripsURLQueriesAndUserInfo(t *testing.T) {
 			t.Errorf("%q lost from %q", kept, out)
 		}
 	}
+	punct := `names another origin (http://127.0.0.1:3832) than (http://h:1/x?k=v1v1v1), "http://h/p"; ok.`
+	if got := ErrorText(punct); got != `names another origin (http://127.0.0.1:3832) than (http://h:1/x?k=***), "http://h/p"; ok.` {
+		t.Errorf("punctuation: %q", got)
+	}
 	if got := ErrorText("no urls here"); got != "no urls here" {
 		t.Errorf("plain text changed: %q", got)
 	}

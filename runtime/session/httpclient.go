@@ -43,7 +43,7 @@ type headerRoundTripper struct {
 	headers map[string]string
 
 	mu        sync.Mutex
-	firstPost int // status of the first POST answered, 0 before
+	firstPost int // status of the first POST answered, but for 401/403; 0 before
 }
 
 func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -56,7 +56,8 @@ func (h *headerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 		}
 	}
 	resp, err := h.base.RoundTrip(req)
-	if err == nil && req.Method == http.MethodPost {
+	if err == nil && req.Method == http.MethodPost && resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
+		// A 401 or 403 is retried once authorized: its answer counts.
 		h.mu.Lock()
 		if h.firstPost == 0 {
 			h.firstPost = resp.StatusCode
@@ -115,10 +116,15 @@ func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *g
 		base = w.WrapTransport(base)
 	}
 	h := &headerRoundTripper{base: base, headers: o.Headers}
+	var inner http.RoundTripper = h
+	if legacySSE && o.OAuthHandler != nil {
+		// The SDK's SSE client knows no OAuth handler: the session applies it.
+		inner = &authRoundTripper{h: o.OAuthHandler, next: h}
+	}
 	own, _ := url.Parse(o.URL)
 	g := &guardRoundTripper{
 		id: o.ID, origin: own, crossOrigin: crossOrigin, legacySSE: legacySSE,
-		max: o.maxResponseBytes(), log: o.logger(), next: h, headers: h,
+		max: o.maxResponseBytes(), log: o.logger(), next: inner, headers: h,
 		replies: make(chan struct{}, maxPendingReplies),
 	}
 	c.Transport = g
