@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -26,9 +27,10 @@ const bigLine = 1 << 20
 // can end the session:
 //
 //   - a line that is not a JSON-RPC message (a banner such as "Server running
-//     on stdio", a log line) is skipped, counted and kept in the stderr tail
-//     with the note "[stdout, not JSON-RPC]"; a blank line is skipped
-//     silently;
+//     on stdio", a log line, a message with more data after it on its line,
+//     on which the SDK's stream reader would fail) is skipped, counted and
+//     kept in the stderr tail with the note "[stdout, not JSON-RPC]"; a
+//     blank line is skipped silently;
 //   - a batch (a JSON array) is split into its messages, each checked alone,
 //     so the SDK never sees a batch (it refuses them from protocol 2025-06-18
 //     on, ending the session);
@@ -164,6 +166,11 @@ func (f *lineFilter) message(raw []byte) bool {
 	scan.Write(raw)
 	scan.finish()
 	_, err := jsonrpc.DecodeMessage(raw)
+	if err == nil && !json.Valid(raw) {
+		// The SDK's decoder stops after the first value, but its stream
+		// reader fails on anything after it on the line: {"a":1}0.
+		err = errors.New("data after the message")
+	}
 	if err != nil {
 		if !scan.notObject && scan.hasMethod && scan.hasID {
 			// A request we cannot read: JSON-RPC wants an Invalid Request

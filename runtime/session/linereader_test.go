@@ -48,13 +48,14 @@ func TestLineFilterSkipsWhatIsNotJSONRPC(t *testing.T) {
 		`"just a string"` + "\n" +
 		"[1, 2]\n" + // two notes, one per element
 		"[]\n" +
+		`{"jsonrpc":"2.0","method":"x"}0` + "\n" + // the SDK's stream reader fails on trailing data
 		logNote // last line without a newline
 	r := runFilter(t, in, 0)
 	if want := initAnswer + "\n" + logNote + "\n"; r.out != want {
 		t.Errorf("SDK reads %q, want %q", r.out, want)
 	}
-	if r.skipped != 7 || len(r.notes) != 7 {
-		t.Fatalf("skipped %d, notes %q; want 7", r.skipped, r.notes)
+	if r.skipped != 8 || len(r.notes) != 8 {
+		t.Fatalf("skipped %d, notes %q; want 8", r.skipped, r.notes)
 	}
 	if r.notes[0] != "[stdout, not JSON-RPC] (#1) Server running on stdio" {
 		t.Errorf("first note = %q", r.notes[0])

@@ -169,6 +169,7 @@ func runRawServer() {
 				send("log: working on it")
 				send("{not json")
 				send(`{"level":30,"msg":"pino-style log line"}`)
+				send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}} trailing`)
 				answer(m.ID, text("after noise"))
 			case "replies":
 				answer(m.ID, text(strings.Join(replies, "\n")))

@@ -41,13 +41,14 @@ func TestStdioNonJSONLinesMidSessionAreSkipped(t *testing.T) {
 		"[stdout, not JSON-RPC] (#3) log: working on it",
 		"[stdout, not JSON-RPC] (#4) {not json",
 		`[stdout, not JSON-RPC] (#5) {"level":30,"msg":"pino-style log line"}`,
+		`[stdout, not JSON-RPC] (#6) {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}} trailing`,
 	} {
 		if !strings.Contains(tail, want) {
 			t.Errorf("stderr tail lacks %q:\n%s", want, tail)
 		}
 	}
-	if n := s.SkippedStdoutLines(); n != 5 {
-		t.Errorf("SkippedStdoutLines = %d, want 5", n)
+	if n := s.SkippedStdoutLines(); n != 6 {
+		t.Errorf("SkippedStdoutLines = %d, want 6", n)
 	}
 }
 
