@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync/atomic"
+	"time"
 )
 
 // guardRoundTripper is the outermost layer of every HTTP client a session
@@ -16,7 +17,9 @@ import (
 //     port), so configured headers, tokens and DPoP proofs never reach
 //     another one;
 //   - what the session reads of a response is bounded while it is read,
-//     after decompression (see wrapBody and sseGuard).
+//     after decompression (see wrapBody and sseGuard);
+//   - a 429 or 503 with a short Retry-After is sent once more after it
+//     (see retryWait).
 type guardRoundTripper struct {
 	id     string   // server id, for errors
 	origin *url.URL // the server's configured URL
@@ -63,6 +66,11 @@ func (g *guardRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 	resp, err := g.next.RoundTrip(req)
 	if err != nil {
 		return nil, err
+	}
+	if d, ok := retryWait(req, resp, time.Now()); ok {
+		if resp, err = g.retry(req, resp, d); err != nil {
+			return nil, err
+		}
 	}
 	g.wrapBody(req, resp)
 	return resp, nil

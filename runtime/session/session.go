@@ -268,31 +268,42 @@ func (s *Session) reinit(ctx context.Context, gen int) error {
 	count := s.info.Reinitialized
 	s.mu.Unlock()
 
-	_ = old.Close() // no DELETE: the session is already gone
+	// The old session is closed only once the new one has replaced it (or
+	// failed): closed first, its watcher would find its generation still
+	// current and report the connection lost.
 	cs, proc, info, err := s.dial(ctx, version)
-	if err != nil {
-		return fmt.Errorf("re-initialize after the server lost the session: %w", err)
+	if err == nil {
+		// Re-list so the SDK knows the tool definitions again (x-mcp-header
+		// bindings) and the catalog reflects the server's restart.
+		var tools []*mcp.Tool
+		if tools, err = s.listTools(ctx, cs, info.Capabilities); err != nil {
+			_ = cs.Close()
+		} else {
+			info.Reinitialized = count + 1
+			s.mu.Lock()
+			if s.closing {
+				s.mu.Unlock()
+				_ = cs.Close()
+				return ErrClosed // Close, waiting for us, closes old
+			}
+			s.cs, s.proc, s.info, s.tools = cs, proc, info, tools
+			s.gen++
+			g := s.gen
+			s.mu.Unlock()
+			go s.watch(cs, g)
+			go old.Close() // its watcher sees a newer generation and stays quiet
+			return nil
+		}
 	}
-	// Re-list so the SDK knows the tool definitions again (x-mcp-header
-	// bindings) and the catalog reflects the server's restart.
-	tools, err := s.listTools(ctx, cs, info.Capabilities)
-	if err != nil {
-		_ = cs.Close()
-		return fmt.Errorf("re-initialize: %w", err)
-	}
-	info.Reinitialized = count + 1
+	err = fmt.Errorf("re-initialize after the server lost the session: %w", err)
 	s.mu.Lock()
-	if s.closing {
-		s.mu.Unlock()
-		_ = cs.Close()
-		return ErrClosed
+	if gen == s.gen && !s.closing && s.lostErr == nil {
+		s.lostErr = clean(fmt.Errorf("server %q: connection lost: %w", s.opts.ID, err))
+		close(s.done)
 	}
-	s.cs, s.proc, s.info, s.tools = cs, proc, info, tools
-	s.gen++
-	g := s.gen
 	s.mu.Unlock()
-	go s.watch(cs, g)
-	return nil
+	_ = old.Close()
+	return err
 }
 
 // current returns the live SDK session and its generation.
