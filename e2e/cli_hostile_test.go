@@ -92,7 +92,7 @@ func TestCLIHostileServer(t *testing.T) {
 	if !strings.Contains(out, "stderr (tail):") {
 		t.Errorf("mcp get hostile shows no stderr tail:\n%s", out)
 	}
-	run([]string{"failed: crashy", hostile.StderrLine + ": crashing"}, "mcp", "test", "crashy")
+	run([]string{"failed: crashy", hostile.StderrLine}, "mcp", "test", "crashy")
 	run([]string{"last error:"}, "mcp", "get", "crashy")
 	out = run([]string{hostile.ToolSpoofed}, "mcp", "tools")
 	if strings.Contains(out, "hostile/read") {

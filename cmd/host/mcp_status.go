@@ -75,7 +75,7 @@ func (c *cli) list(args []string) int {
 			target = fmt.Sprintf("NOT APPROVED (%s; host mcp approve %s): %s", r.Approval, id, target)
 		}
 		if r.Error != "" {
-			target = "INVALID: " + termsafe.Line(r.Error)
+			target = "INVALID: " + termsafe.LineMax(r.Error, maxErrorLine)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", id, termsafe.Line(r.Transport), r.Source, r.Enabled, target)
 	}
