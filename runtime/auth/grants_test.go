@@ -2,11 +2,11 @@ package auth
 
 import (
 	"context"
-	"encoding/base64"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"os"
