@@ -1,12 +1,17 @@
 package runtime_test
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestPanicIsTheServersError injects a panic into one server's connect
@@ -46,5 +51,24 @@ func TestPanicIsTheServersError(t *testing.T) {
 	}
 	if _, err := m.CallTool(t.Context(), "good", "echo", map[string]any{"text": "still here"}); err != nil {
 		t.Errorf("good server after the other's panic: %v", err)
+	}
+}
+
+// TestStatusCountsOfferedToolsOnly: a tool whose name hides escape or bidi
+// characters is never offered, so the status does not count it.
+func TestStatusCountsOfferedToolsOnly(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
+	for _, name := range []string{"good", "bad\x1b]0;PWNED\x07", "rlo\u202eexe"} {
+		s.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	m := runtime.NewManager(runtime.ManagerOptions{})
+	t.Cleanup(func() { m.Close() })
+	m.Apply([]config.ServerEntry{httpEntry("h", srv.URL)})
+	if st := waitState(t, m, "h", runtime.StateReady, 10*time.Second); st.Tools != 1 {
+		t.Errorf("tools = %d, want 1 (the two hostile names are never offered)", st.Tools)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/redact"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // State is where a server is in its life.
@@ -86,12 +88,24 @@ func (sv *server) snapshot() Status {
 	sv.mu.Unlock()
 	if s != nil {
 		info := s.Info()
-		st.Tools = len(sv.filter(s.Tools()))
+		st.Tools = countSafe(sv.filter(s.Tools()))
 		st.SessionID = info.SessionID
 		st.Reinitialized = info.Reinitialized
 		st.Stderr = s.Stderr()
 	}
 	return st.redacted()
+}
+
+// countSafe counts the tools a host offers: those whose names hold no
+// control, escape, bidi or invisible character (see adapter.SafeName).
+func countSafe(tools []*mcp.Tool) int {
+	n := 0
+	for _, t := range tools {
+		if adapter.SafeName(t.Name) {
+			n++
+		}
+	}
+	return n
 }
 
 // redacted masks, in the fields that quote other code's words (errors,

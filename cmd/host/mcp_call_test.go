@@ -124,7 +124,7 @@ func TestTerminalConfirm(t *testing.T) {
 		if resp.Answer != want {
 			t.Errorf("%q: answer %q, want %q", in, resp.Answer, want)
 		}
-		for _, s := range []string{`Allow tool "echo" of server "notes"?`, "the model calls it mcp_notes_echo_1", "Claimed by the server (untrusted):\n  title: \"Echo\"", "Arguments:\n{\n  \"text\": \"hi\"\n}", "Allow? [y/N]"} {
+		for _, s := range []string{`Allow tool "echo" of server "notes"?`, "public name: mcp_notes_echo_1", "Claimed by the server (untrusted):\n  title: \"Echo\"", "Arguments:\n{\n  \"text\": \"hi\"\n}", "Allow? [y/N]"} {
 			if !strings.Contains(errOut.String(), s) {
 				t.Errorf("prompt lacks %q:\n%s", s, errOut.String())
 			}

@@ -78,7 +78,7 @@ const MaxDescriptionRunes = 1000
 func (r *Request) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Allow tool %q of server %q?\n", r.Tool, r.Server)
-	fmt.Fprintf(&b, "  the model calls it %s\n", r.PublicName)
+	fmt.Fprintf(&b, "  public name: %s\n", r.PublicName)
 	if r.Changed {
 		b.WriteString("  Its definition CHANGED since you always allowed it")
 		if len(r.ChangedFields) > 0 {

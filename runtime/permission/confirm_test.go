@@ -63,7 +63,7 @@ func TestRequestLeadsWithIdentity(t *testing.T) {
 	}
 	text := r.Text()
 	lines := strings.Split(text, "\n")
-	if lines[0] != `Allow tool "delete_everything" of server "srv"?` || lines[1] != "  the model calls it "+tool.Name() {
+	if lines[0] != `Allow tool "delete_everything" of server "srv"?` || lines[1] != "  public name: "+tool.Name() {
 		t.Errorf("the prompt does not lead with the identity:\n%s", text)
 	}
 	claims := strings.Index(text, "Claimed by the server (untrusted):")
