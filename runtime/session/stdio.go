@@ -110,7 +110,7 @@ type stdioTransport struct{ p *stdioProcess }
 
 func (t stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// The filter enforces the line cap; the SDK's own must not be lower.
-	io := &mcp.IOTransport{Reader: nopCloser{t.p.filter}, Writer: stdinCloser{t.p}, MaxLineLength: t.p.filter.max + 2}
+	io := &mcp.IOTransport{Reader: nopCloser{t.p.filter}, Writer: stdinCloser(t), MaxLineLength: t.p.filter.max + 2}
 	c, err := io.Connect(ctx)
 	if err != nil {
 		return nil, err
