@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The static checks (`make lint`, and the first steps of `make test`):
-# gofmt, go vet and staticcheck over every package. staticcheck runs at a
+# gofmt, go vet (here, and cross-compiled for the desktop platforms users
+# run: Windows and macOS, every package and test binary) and staticcheck
+# over every package. staticcheck runs at a
 # pinned release through `go run`, so nothing needs installing; raise the
 # version on purpose, not by accident.
 set -euo pipefail
@@ -21,6 +23,13 @@ fi
 
 step "go vet ./..."
 go vet ./...
+
+# Code that builds only on Linux is a bug: compile and vet every package and
+# test binary for Windows and macOS too.
+for platform in windows/amd64 windows/arm64 darwin/arm64 darwin/amd64; do
+  step "go vet ./... for $platform"
+  GOOS=${platform%/*} GOARCH=${platform#*/} go vet ./...
+done
 
 step "staticcheck ./..."
 go run "$STATICCHECK" ./...

@@ -23,7 +23,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -193,15 +192,15 @@ func runSuite(t *testing.T, node string, args []string) suiteRun {
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(node)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	testenv.OwnGroup(cmd)
+	cmd.Cancel = func() error { testenv.KillGroup(cmd); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	t.Logf("running %s %s", node, strings.Join(args, " "))
 	start := time.Now()
 	err := cmd.Run()
 	// Nothing the suite started may outlive it.
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		testenv.KillGroup(cmd)
 	}
 	run := suiteRun{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exitCode: cmd.ProcessState.ExitCode()}
 	run.state = fmt.Sprintf("%s after %v", cmd.ProcessState, time.Since(start).Round(time.Millisecond))

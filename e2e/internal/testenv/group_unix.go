@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// ownGroup starts cmd in a process group of its own.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// OwnGroup starts cmd in a process group of its own.
+func OwnGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
 
-// killGroup kills cmd's whole process group.
-func killGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+// KillGroup kills cmd's whole process group.
+func KillGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -76,7 +76,7 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 	cmd.Dir = opts.Dir
 	out := &tailBuffer{limit: outputLimit}
 	cmd.Stdout, cmd.Stderr = out, out
-	ownGroup(cmd)
+	OwnGroup(cmd)
 	// Output pipes held open by a stray grandchild must not block Wait.
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -102,7 +102,7 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 func (p *Process) kill() {
 	// The group outlives its leader while any member lives, so this also
 	// reaches grandchildren after the leader has exited.
-	killGroup(p.cmd)
+	KillGroup(p.cmd)
 	<-p.exited
 }
 
