@@ -22,13 +22,16 @@ type hostileHost struct {
 }
 
 func newHostileHost(t *testing.T, url string) *hostileHost {
+	return newHostileHostWith(t, map[string]any{"transport": "http", "url": url, "request_timeout_ms": 60000})
+}
+
+// newHostileHostWith configures server "hostile" as def says.
+func newHostileHostWith(t *testing.T, def map[string]any) *hostileHost {
 	t.Helper()
 	bin := buildHost(t)
 	tmp := t.TempDir()
 	config := filepath.Join(tmp, "config.json")
-	cfg, _ := json.Marshal(map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"hostile": map[string]any{"transport": "http", "url": url, "request_timeout_ms": 60000},
-	}}})
+	cfg, _ := json.Marshal(map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{"hostile": def}}})
 	if err := os.WriteFile(config, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +51,16 @@ func newHostileHost(t *testing.T, url string) *hostileHost {
 // platform does not report it).
 func (h *hostileHost) call(t *testing.T, tool string) (string, string, int, int64) {
 	t.Helper()
-	cmd := exec.Command(h.bin, "mcp", "call", "hostile", tool, "--yes", "--json")
+	return h.run(t, nil, "mcp", "call", "hostile", tool, "--yes", "--json")
+}
+
+// run runs the host with args and env added to the private environment.
+func (h *hostileHost) run(t *testing.T, env []string, args ...string) (string, string, int, int64) {
+	t.Helper()
+	tool := strings.Join(args, " ")
+	cmd := exec.Command(h.bin, args...)
 	cmd.Dir = h.dir
-	cmd.Env = append(os.Environ(), h.env...)
+	cmd.Env = append(append(os.Environ(), h.env...), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	done := make(chan error, 1)
@@ -63,7 +73,7 @@ func (h *hostileHost) call(t *testing.T, tool string) (string, string, int, int6
 	case <-time.After(3 * time.Minute):
 		cmd.Process.Kill()
 		<-done
-		t.Fatalf("host mcp call %s hung\n%s", tool, stderr.String())
+		t.Fatalf("host %s hung\n%s", tool, stderr.String())
 	}
 	rss, _ := hostilehttp.PeakRSS(cmd.ProcessState)
 	return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode(), rss
@@ -103,5 +113,34 @@ func TestHostileHTTPAnswersStayUnder100MB(t *testing.T) {
 				t.Errorf("peak RSS %.1f MB, want under %d MB", float64(rss)/(1<<20), limit>>20)
 			}
 		})
+	}
+}
+
+// Issue 11 items 3 and 4 through the binary: a legacy SSE server whose
+// endpoint event names another origin gets no request there (so not the
+// X-Api-Key expanded from ${VAR}), the command says why, and no expanded
+// value (header or URL query) shows in any output.
+func TestHostileSSEEndpointOnAnotherOrigin(t *testing.T) {
+	srv := hostilehttp.StartCrossOrigin(t)
+	h := newHostileHostWith(t, map[string]any{
+		"transport": "sse", "url": srv.URL + "?k=${HOSTILE_QUERY}",
+		"headers": map[string]any{"X-Api-Key": "${HOSTILE_KEY}"},
+	})
+	secrets := []string{"qv-5b1d9e77c2", "hk-0f3a8c6e41"}
+	env := []string{"HOSTILE_QUERY=" + secrets[0], "HOSTILE_KEY=" + secrets[1]}
+	for _, args := range [][]string{{"mcp", "test", "hostile"}, {"mcp", "get", "hostile"}, {"mcp", "call", "hostile", "echo", "--yes"}} {
+		out, errOut, code, _ := h.run(t, env, args...)
+		t.Logf("host %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		for _, s := range secrets {
+			if strings.Contains(out+errOut, s) {
+				t.Errorf("host %s shows the expanded value %q", strings.Join(args, " "), s)
+			}
+		}
+		if args[1] != "get" && (code == 0 || !strings.Contains(out+errOut, "another origin")) {
+			t.Errorf("host %s: exit %d, want a failure naming the other origin", strings.Join(args, " "), code)
+		}
+	}
+	if n := srv.Elsewhere.Load(); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
 	}
 }

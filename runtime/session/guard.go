@@ -83,7 +83,7 @@ type crossOriginError struct {
 }
 
 func (e *crossOriginError) Error() string {
-	return fmt.Sprintf("%s names another origin (%s) than server %q's own (%s); nothing was sent there, so that the server's headers and token stay with its origin",
+	return fmt.Sprintf("%s names %s, another origin than server %q's own %s; nothing was sent there, so that the server's headers and token stay with its origin",
 		e.what, origin(e.to), e.id, origin(e.own))
 }
 

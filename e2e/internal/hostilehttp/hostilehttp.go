@@ -157,3 +157,41 @@ var bombMiddle = sync.OnceValue(func() []byte {
 	zw.Close()
 	return buf.Bytes()
 })
+
+// CrossOrigin is a legacy (2024-11-05) SSE server whose endpoint event
+// names another origin: another port of the same host, which counts what
+// reaches it.
+type CrossOrigin struct {
+	// URL is the event stream's URL.
+	URL string
+	// Elsewhere counts requests that reached the other origin.
+	Elsewhere atomic.Int32
+}
+
+// StartCrossOrigin starts the server and the other origin, both closed
+// when the test ends.
+func StartCrossOrigin(t testing.TB) *CrossOrigin {
+	t.Helper()
+	c := &CrossOrigin{}
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.Elsewhere.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(other.Close)
+	legacy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: endpoint\ndata: "+other.URL+"/message?sessionid=1\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	t.Cleanup(func() {
+		legacy.CloseClientConnections()
+		legacy.Close()
+	})
+	c.URL = legacy.URL + "/sse"
+	return c
+}
