@@ -7,11 +7,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/hostilehttp"
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 )
 
 // hostileHost runs the host binary against one hostile HTTP server, in a
@@ -58,9 +61,11 @@ func (h *hostileHost) call(t *testing.T, tool string) (string, string, int, int6
 func (h *hostileHost) run(t *testing.T, env []string, args ...string) (string, string, int, int64) {
 	t.Helper()
 	tool := strings.Join(args, " ")
-	cmd := exec.Command(h.bin, args...)
+	rssFile := filepath.Join(t.TempDir(), "peakrss")
+	cmd := exec.Command(peakRSSBin(t), append([]string{h.bin}, args...)...)
 	cmd.Dir = h.dir
 	cmd.Env = append(append(os.Environ(), h.env...), env...)
+	cmd.Env = append(cmd.Env, "PEAKRSS_FILE="+rssFile)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	done := make(chan error, 1)
@@ -75,8 +80,38 @@ func (h *hostileHost) run(t *testing.T, env []string, args ...string) (string, s
 		<-done
 		t.Fatalf("host %s hung\n%s", tool, stderr.String())
 	}
-	rss, _ := hostilehttp.PeakRSS(cmd.ProcessState)
+	data, err := os.ReadFile(rssFile)
+	if err != nil {
+		t.Fatalf("host %s: no peak RSS from peakrss: %v\n%s", tool, err, stderr.String())
+	}
+	rss, _ := strconv.ParseInt(string(data), 10, 64)
 	return stdout.String(), stderr.String(), cmd.ProcessState.ExitCode(), rss
+}
+
+var (
+	peakRSSOnce sync.Once
+	peakRSSPath string
+	peakRSSErr  error
+)
+
+// peakRSSBin builds e2e/internal/hostilehttp/cmd/peakrss once: the host
+// runs under it, so its peak RSS is its own and not inherited from this
+// (large, race-enabled) test process.
+func peakRSSBin(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Dir(buildHost(t)) // removed with the host binary
+	peakRSSOnce.Do(func() {
+		peakRSSPath = filepath.Join(dir, "peakrss")
+		cmd := exec.Command("go", "build", "-o", peakRSSPath, "./e2e/internal/hostilehttp/cmd/peakrss")
+		cmd.Dir = testenv.RepoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			peakRSSErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if peakRSSErr != nil {
+		t.Fatalf("building peakrss: %v", peakRSSErr)
+	}
+	return peakRSSPath
 }
 
 // Issue 12 item 3: memory does not follow the server. A 200 MB tools/call
