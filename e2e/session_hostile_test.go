@@ -179,3 +179,17 @@ func TestHostileSSEEndpointOnAnotherOrigin(t *testing.T) {
 		t.Errorf("the other origin got %d requests", n)
 	}
 }
+
+// TestMaxResponseBytesFromConfig: a server's max_response_bytes is the cap
+// its answers meet.
+func TestMaxResponseBytesFromConfig(t *testing.T) {
+	srv := hostilehttp.Start(t)
+	h := newHostileHostWith(t, map[string]any{"transport": "http", "url": srv.URL, "max_response_bytes": 1 << 20})
+	if out, errOut, code, _ := h.call(t, hostilehttp.ToolEcho); code != 0 {
+		t.Fatalf("echo under a 1 MiB cap: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code, _ := h.call(t, hostilehttp.ToolHugeResult)
+	if code == 0 || !strings.Contains(errOut, "1 MiB") || !strings.Contains(errOut, "max_response_bytes") {
+		t.Errorf("huge result under a 1 MiB cap: exit %d, stderr %q", code, errOut)
+	}
+}

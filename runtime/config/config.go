@@ -40,7 +40,12 @@ type ServerConfig struct {
 	Cwd     string            `json:"cwd,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 
-	RequestTimeoutMS int    `json:"request_timeout_ms,omitempty"`
+	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
+	// MaxResponseBytes caps any one answer (or stdio line) the server
+	// sends, counted after decompression; 0 means the session default
+	// (32 MiB). A call whose answer is larger fails with an error naming
+	// the cap.
+	MaxResponseBytes int    `json:"max_response_bytes,omitempty"`
 	StartupTimeoutMS int    `json:"startup_timeout_ms,omitempty"`
 	ProtocolVersion  string `json:"protocol_version,omitempty"`
 
@@ -207,6 +212,9 @@ func (c *ServerConfig) Validate() error {
 	}
 	if c.StartupTimeoutMS < 0 {
 		return bad("startup_timeout_ms", "must not be negative")
+	}
+	if c.MaxResponseBytes < 0 || (c.MaxResponseBytes > 0 && c.MaxResponseBytes < 64<<10) {
+		return bad("max_response_bytes", "must be at least 65536 (64 KiB), or 0 for the default")
 	}
 	for field, globs := range map[string][]string{"include_tools": c.IncludeTools, "exclude_tools": c.ExcludeTools} {
 		for _, g := range globs {

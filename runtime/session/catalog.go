@@ -75,7 +75,7 @@ func (s *Session) RefreshTools(ctx context.Context) ([]*mcp.Tool, error) {
 				return s.Tools(), nil // reinit listed them
 			}
 		}
-		return nil, fmt.Errorf("server %q: refresh tools: %w", s.opts.ID, err)
+		return nil, clean(fmt.Errorf("server %q: refresh tools: %w", s.opts.ID, err))
 	}
 	s.mu.Lock()
 	if s.gen == gen {

@@ -4,8 +4,12 @@
 // SSE, a remembered protocol version, a default timeout on every request,
 // full tools/list pagination with caps and a cycle guard, catalog refresh on
 // notifications/tools/list_changed, transparent re-initialization when the
-// server forgets the session, and stdio children in their own process group
-// with their stderr kept.
+// server forgets the session, memory bounded while reading whatever a server
+// sends, and stdio children as a process tree that dies with the session
+// (process group and child subreaper on Linux, a Job Object with
+// kill-on-close on Windows) with their stderr kept.
+//
+// It must not import the runtime or runtime/serve.
 //
 // A Session never reconnects after its transport is lost: it reports the loss
 // through [Session.Done] and [Session.Err], and the caller (the runtime's
@@ -90,7 +94,8 @@ type Options struct {
 
 	// MaxResponseBytes bounds what the session reads of any one HTTP
 	// answer, counted after decompression while it is read: a JSON answer,
-	// each event of an event stream, an extension call's answer. A request
+	// each event of an event stream, an extension call's answer; and, for
+	// stdio, any one line the server writes. A request
 	// whose answer is larger fails with an error matching
 	// [ErrResponseTooLarge]; the session stays usable. Zero or less means
 	// [DefaultMaxResponseBytes]. (Config: max_response_bytes.)

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -344,34 +343,6 @@ func (s *Session) do(ctx context.Context, method, target string, fn func(context
 	}
 }
 
-// requestErr wraps a failed request with the server, the method and what
-// happened: a timeout, a cancellation, a lost connection or the server's error.
-func (s *Session) requestErr(ctx context.Context, method, target string, err error) error {
-	err = markMadeUp(err)
-	what := method
-	if target != "" {
-		what = fmt.Sprintf("%s %q", method, target)
-	}
-	var rpcErr *jsonrpc.Error
-	switch {
-	case errors.As(err, &rpcErr):
-		return fmt.Errorf("server %q: %s: %w", s.opts.ID, what, err)
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= 0 {
-			return fmt.Errorf("server %q: %s: timed out (request timeout %s): %w", s.opts.ID, what, s.opts.RequestTimeout, context.DeadlineExceeded)
-		}
-	case errors.Is(ctx.Err(), context.Canceled):
-		return fmt.Errorf("server %q: %s: cancelled: %w", s.opts.ID, what, context.Canceled)
-	}
-	s.mu.Lock()
-	lost := s.lostErr
-	s.mu.Unlock()
-	if lost != nil {
-		return fmt.Errorf("%s failed: %w", what, lost)
-	}
-	return fmt.Errorf("server %q: %s: %w", s.opts.ID, what, err)
-}
-
 // CallTool calls a tool. args must marshal to a JSON object (a
 // json.RawMessage is passed through as is); nil sends {}.
 func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
@@ -473,7 +444,7 @@ func (s *Session) Close() error {
 		err = cerr
 	}
 	if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
-		return fmt.Errorf("server %q: close: %w", s.opts.ID, err)
+		return clean(fmt.Errorf("server %q: close: %w", s.opts.ID, err))
 	}
 	return nil
 }
