@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (`make test`): installs its peers
 # (scripts/deps.sh), then the static checks of scripts/lint.sh (gofmt, go vet,
-# staticcheck) and go test -race over every package
-# with E2E_REQUIRED=1, so a missing peer fails instead of skipping.
+# staticcheck), go test -race over every package
+# with E2E_REQUIRED=1 (a missing peer fails instead of skipping), then every
+# fuzz target briefly (scripts/fuzz.sh).
 # Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,5 +27,8 @@ bash scripts/lint.sh
 # Two packages at a time: the reference machine has 2 cores.
 step "go test -race -p 2 -timeout 40m ./..."
 go test -race -p 2 -timeout 40m "$@" ./...
+
+step "fuzz targets, briefly"
+bash scripts/fuzz.sh
 
 step "all passed"
