@@ -4,6 +4,9 @@
 // agent.event, mcp.status and run.status notifications update the screen,
 // and its ui.confirm / ui.prompt / ui.elicit requests become questions the
 // person answers. The screen is a bubbletea program.
+//
+// It must not import the runtime: it speaks only the protocol, as any UI
+// does.
 package chat
 
 import (

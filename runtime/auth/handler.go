@@ -30,6 +30,9 @@
 // URLs on loopback are handed to it ([CheckBrowserURL]). [Loopback] is a
 // prompter building block that receives the redirect on 127.0.0.1.
 //
+// It must not import the runtime, runtime/serve or runtime/session: the
+// session calls it through the SDK's OAuthHandler and its transport hooks.
+//
 // [auth.OAuthHandler]: https://pkg.go.dev/github.com/modelcontextprotocol/go-sdk/auth#OAuthHandler
 package auth
 
