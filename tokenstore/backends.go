@@ -62,14 +62,7 @@ func (f *fileBackend) read() (*fileDoc, error) {
 }
 
 func (f *fileBackend) write(doc *fileDoc) error {
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(f.path, data, 0o600)
+	return atomicfile.WriteJSON(f.path, doc, 0o600)
 }
 
 // locked runs fn holding the file's lock.

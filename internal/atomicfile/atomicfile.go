@@ -8,6 +8,7 @@
 package atomicfile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 )
@@ -55,4 +56,19 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return nil
+}
+
+// WriteJSON writes v as indented JSON (with a final newline) to path with
+// WriteFile, creating path's directory (mode 0700) first: the private state
+// files of mcp-host (tokens, permissions, approvals) are written this way.
+// Errors are returned as they come, for the caller to wrap.
+func WriteJSON(path string, v any, perm os.FileMode) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return WriteFile(path, append(b, '\n'), perm)
 }

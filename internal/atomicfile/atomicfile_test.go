@@ -141,3 +141,25 @@ func TestWriteFileReadersSeeWholeVersions(t *testing.T) {
 		t.Fatalf("directory holds %q, want only f", names)
 	}
 }
+
+func TestWriteJSONCreatesTheDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "dir", "state.json")
+	if err := WriteJSON(path, map[string]int{"a": 1}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "{\n  \"a\": 1\n}\n" {
+		t.Errorf("content %q", b)
+	}
+	if runtime.GOOS != "windows" {
+		if fi, _ := os.Stat(filepath.Dir(path)); fi.Mode().Perm() != 0o700 {
+			t.Errorf("directory mode %v, want 0700", fi.Mode().Perm())
+		}
+	}
+	if err := WriteJSON(path, func() {}, 0o600); err == nil {
+		t.Error("a value JSON cannot encode was written")
+	}
+}

@@ -152,15 +152,8 @@ func (s *Store) update(change func(*fileData)) error {
 		return err
 	}
 	change(&d)
-	b, err := json.MarshalIndent(&d, "", "  ")
-	if err != nil {
+	if err := atomicfile.WriteJSON(s.path, &d, 0o600); err != nil {
 		return fmt.Errorf("approvals file %s: %w", s.path, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("approvals file %s: %w", s.path, err)
-	}
-	if err := atomicfile.WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("approvals file: %w", err)
 	}
 	s.data = d
 	return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -206,18 +205,9 @@ func (s *Store) update(change func(*fileData)) error {
 	return nil
 }
 
-// writeFile replaces path atomically: a temporary file in the same
-// directory, written with mode 0600 and synced, then renamed over it.
+// writeFile replaces path atomically (mode 0600).
 func writeFile(path string, d *fileData) error {
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	b = append(b, '\n')
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	if err := atomicfile.WriteFile(path, b, 0o600); err != nil {
+	if err := atomicfile.WriteJSON(path, d, 0o600); err != nil {
 		return fmt.Errorf("permissions file %s: %w", path, err)
 	}
 	return nil
