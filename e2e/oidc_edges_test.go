@@ -1,14 +1,11 @@
 package e2e_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
@@ -194,64 +191,6 @@ func TestOIDCForgottenClientAfterLogout(t *testing.T) {
 	}
 }
 
-// pasteUI is a UI on a machine without a browser: it answers the login's
-// ui.prompt.request with the address the browser ended on, after a user
-// signed in elsewhere (on the provider's pages, stopping at the redirect).
-type pasteUI struct {
-	*testUI
-	pmu    sync.Mutex
-	pasted []string
-}
-
-func (u *pasteUI) Prompt(_ context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
-	redirect, err := signInUntilRedirect(p.URL)
-	if err != nil {
-		return nil, err
-	}
-	u.pmu.Lock()
-	u.pasted = append(u.pasted, redirect)
-	u.pmu.Unlock()
-	return &protocol.PromptResult{Value: redirect}, nil
-}
-
-// startServeWithUI is startServeIn with ui answering the runtime's
-// requests; h.ui is tui, the testUI ui is built on.
-func startServeWithUI(t *testing.T, env []string, ui protocol.Client, tui *testUI) *servedHost {
-	t.Helper()
-	cmd := exec.Command(buildHost(t), "serve")
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), env...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &servedHost{cmd: cmd, stdin: stdin, ui: tui, stderr: &bytes.Buffer{}, exited: make(chan error, 1), out: &lockedWriter{w: &bytes.Buffer{}}}
-	cmd.Stderr = &lockedWriter{w: h.stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { h.exited <- cmd.Wait() }()
-	h.conn = protocol.NewConn(io.TeeReader(stdout, h.out), stdin, protocol.ClientHandler(ui), protocol.ConnOptions{})
-	go h.conn.Run(context.Background())
-	h.rt = protocol.NewServerCaller(h.conn)
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-h.exited:
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-		}
-		if t.Failed() {
-			t.Logf("host serve stderr:\n%s", h.stderr.String())
-		}
-	})
-	return h
-}
-
 // listeningSockets returns the local addresses of the TCP sockets process
 // pid listens on (Linux: its descriptors matched with /proc/net/tcp{,6}).
 func listeningSockets(t *testing.T, pid int) []string {
@@ -295,8 +234,25 @@ func TestOIDCNoBrowserLoginsReuseOneRegistration(t *testing.T) {
 		"oidc": map[string]any{"transport": "http", "url": rs.URL()},
 	}}})
 	env := []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"}
-	ui := &pasteUI{testUI: &testUI{}}
-	h := startServeWithUI(t, env, ui, ui.testUI)
+	// A machine without a browser: the login's ui.prompt.request is
+	// answered with the address the browser ended on, after a user signed
+	// in elsewhere (on the provider's pages, stopping at the redirect).
+	h := startServe(t, env)
+	ui := h.ui
+	var pmu sync.Mutex
+	var pasted []string
+	ui.mu.Lock()
+	ui.prompt = func(_ context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
+		redirect, err := signInUntilRedirect(p.URL)
+		if err != nil {
+			return nil, err
+		}
+		pmu.Lock()
+		pasted = append(pasted, redirect)
+		pmu.Unlock()
+		return &protocol.PromptResult{Value: redirect}, nil
+	}
+	ui.mu.Unlock()
 	if _, err := h.rt.Initialize(ctxT(t, time.Minute), &protocol.InitializeParams{ProtocolVersion: protocol.Version,
 		ClientInfo: protocol.Implementation{Name: "e2e"}, Capabilities: protocol.UICapabilities{Confirm: true, Prompt: true}}); err != nil {
 		t.Fatal(err)
@@ -315,12 +271,12 @@ func TestOIDCNoBrowserLoginsReuseOneRegistration(t *testing.T) {
 		if res.Server.Auth == nil || !res.Server.Auth.LoggedIn {
 			t.Fatalf("login %d: %+v", i+1, res.Server.Auth)
 		}
-		ui.pmu.Lock()
-		if len(ui.pasted) != i+1 {
-			t.Fatalf("login %d: %d redirects pasted", i+1, len(ui.pasted))
+		pmu.Lock()
+		if len(pasted) != i+1 {
+			t.Fatalf("login %d: %d redirects pasted", i+1, len(pasted))
 		}
-		u, err := url.Parse(ui.pasted[i])
-		ui.pmu.Unlock()
+		u, err := url.Parse(pasted[i])
+		pmu.Unlock()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,49 +17,24 @@ import (
 // token at the provider (RFC 7009), so a long-lived refresh token does not
 // outlive the server it was for.
 func TestOIDCRemoveRevokes(t *testing.T) {
-	rs, provider := startOIDC(t)
-	dir := t.TempDir()
-	config := filepath.Join(dir, "global", "config.json")
-	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"oidc": map[string]any{"transport": "http", "url": rs.URL()},
-	}}})
-	store := filepath.Join(dir, "global", "mcp-auth.json")
-	env := []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"}
-
-	h := startServe(t, env)
+	o := startOIDCServe(t, 0)
 	ctx := ctxT(t, 2*time.Minute)
-	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version,
-		ClientInfo: protocol.Implementation{Name: "e2e"}, Capabilities: protocol.UICapabilities{Confirm: true, OpenURL: true}}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 30*time.Second, "oidc waiting for a login", func() bool {
-		g, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "oidc"})
-		return err == nil && g.Server.State == protocol.StateAuthRequired
-	})
-	h.ui.setAnswer(answerWith(protocol.AnswerYes))
-	h.ui.mu.Lock()
-	h.ui.openURL = func(u string) bool {
-		if _, err := signInWithForms(u); err != nil {
-			t.Errorf("signing in: %v", err)
-			return false
-		}
-		return true
-	}
-	h.ui.mu.Unlock()
-	if _, err := h.rt.MCPLogin(ctx, &protocol.LoginParams{ID: "oidc"}); err != nil {
+	waitFor(t, 30*time.Second, "oidc waiting for a login", func() bool { return o.status(t).State == protocol.StateAuthRequired })
+	if _, err := o.h.rt.MCPLogin(ctx, &protocol.LoginParams{ID: "oidc"}); err != nil {
 		t.Fatalf("mcp.login: %v", err)
 	}
-	secrets := hostSecrets(t, store)
+	secrets := hostSecrets(t, o.store)
 	if len(secrets) == 0 {
 		t.Fatal("no tokens stored after the login")
 	}
-	if _, err := h.rt.Shutdown(ctx, &protocol.Empty{}); err != nil {
+	if _, err := o.h.rt.Shutdown(ctx, &protocol.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 
+	global := filepath.Dir(o.store)
 	cmd := exec.Command(buildHost(t), "mcp", "remove", "oidc")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+filepath.Join(global, "config.json"), "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -69,15 +44,16 @@ func TestOIDCRemoveRevokes(t *testing.T) {
 		t.Errorf("remove does not say it revoked:\n%s", out.String())
 	}
 	revocations := 0
-	for _, p := range provider.Stats(t).Paths {
+	paths := o.provider.Stats(t).Paths
+	for _, p := range paths {
 		if strings.Contains(p, "revocation") {
 			revocations++
 		}
 	}
 	if revocations != 1 {
-		t.Errorf("%d revocation requests at the provider, want 1 (paths %v)", revocations, provider.Stats(t).Paths)
+		t.Errorf("%d revocation requests at the provider, want 1 (paths %v)", revocations, paths)
 	}
-	data, _ := os.ReadFile(store)
+	data, _ := os.ReadFile(o.store)
 	for _, s := range secrets {
 		if strings.Contains(string(data), s) {
 			t.Errorf("the token store still holds a credential of the removed server")

@@ -26,6 +26,8 @@ type testUI struct {
 	confirms []protocol.ConfirmParams
 	answer   func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error)
 	openURL  func(url string) bool
+	// prompt answers ui.prompt.request; nil cancels every prompt.
+	prompt func(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error)
 }
 
 func (u *testUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
@@ -39,7 +41,13 @@ func (u *testUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 	return answer(ctx, p)
 }
 
-func (u *testUI) Prompt(context.Context, *protocol.PromptParams) (*protocol.PromptResult, error) {
+func (u *testUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
+	u.mu.Lock()
+	prompt := u.prompt
+	u.mu.Unlock()
+	if prompt != nil {
+		return prompt(ctx, p)
+	}
 	return &protocol.PromptResult{Cancelled: true}, nil
 }
 
