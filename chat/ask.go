@@ -60,19 +60,23 @@ func (m *Model) answerKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	key := strings.ToLower(k.String())
+	if key == "esc" {
+		m.cancelAsk("Esc")
+		return nil
+	}
 	var res *protocol.ConfirmResult
 	if c.Kind == protocol.ConfirmKindLogin {
 		switch key {
 		case "y", "enter":
 			res = &protocol.ConfirmResult{Answer: protocol.AnswerYes}
 			m.addLine(styleDim.Render("login: yes"))
-		case "n", "esc":
+		case "n":
 			res = &protocol.ConfirmResult{Answer: protocol.AnswerNo}
 			m.addLine(styleDim.Render("login: no"))
 		}
 	} else {
 		answers := map[string]string{"o": protocol.AnswerAllowOnce, "enter": protocol.AnswerAllowOnce, "t": protocol.AnswerAlwaysTool,
-			"s": protocol.AnswerAlwaysServer, "d": protocol.AnswerDeny, "esc": protocol.AnswerDeny}
+			"s": protocol.AnswerAlwaysServer, "d": protocol.AnswerDeny}
 		if key == "r" {
 			m.askStage = "reason"
 			m.input.Placeholder = "reason the model will see (Enter sends, Esc denies without one)"

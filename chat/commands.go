@@ -23,7 +23,8 @@ const help = `Commands:
   /enable <id>, /disable <id>
   /new              start a new conversation
   /quit             shut the runtime down and leave
-Keys: Enter sends; Esc cancels a running answer or closes a view; Ctrl+C twice quits.`
+Keys: Enter sends; Esc cancels a running answer or a question (a deny) or closes a view;
+Ctrl+C clears the line or cancels a question or a running answer; twice quits.`
 
 func (m *Model) submit(text string) tea.Cmd {
 	m.detail = ""

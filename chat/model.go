@@ -46,8 +46,12 @@ type Model struct {
 	ask      *askMsg
 	askStage string // "", "reason", "prompt", "elicit"
 	elicit   *elicitForm
-	ctrlC    int
 	quitting bool
+
+	// now is the clock (tests replace it); ctrlCAt is when Ctrl+C was
+	// last pressed without quitting: another one within quitWindow quits.
+	now     func() time.Time
+	ctrlCAt time.Time
 
 	// approving is the project server the approval question is about;
 	// approvalLater and approvalAnswered map servers to the definition
@@ -77,7 +81,7 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 	in.Focus()
 	sp := spinner.New()
 	sp.Spinner = spinner.MiniDot
-	m := &Model{rt: rt, input: in, spin: sp, servers: map[string]protocol.ServerStatus{}, waiting: map[string]string{}, width: 100, height: 30,
+	m := &Model{rt: rt, input: in, spin: sp, servers: map[string]protocol.ServerStatus{}, waiting: map[string]string{}, width: 100, height: 30, now: time.Now,
 		approvalLater: map[string]string{}, approvalAnswered: map[string]string{}}
 	if init != nil {
 		m.model = line(init.Capabilities.Model)

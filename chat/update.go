@@ -181,28 +181,21 @@ func (m *Model) event(e protocol.AgentEventParams) {
 }
 
 func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if k.Type != tea.KeyCtrlC {
-		m.ctrlC = 0
+	if k.Type == tea.KeyCtrlC {
+		return m, m.ctrlCKey()
 	}
+	m.ctrlCAt = time.Time{}
 	if m.ask != nil && m.askStage == "" {
 		return m, m.answerKey(k)
 	}
-	if m.ask == nil && m.approving != "" && k.Type != tea.KeyCtrlC {
+	if m.ask == nil && m.approving != "" {
 		return m, m.approvalKey(k)
 	}
 	switch k.Type {
-	case tea.KeyCtrlC:
-		m.ctrlC++
-		if m.run != "" && m.ctrlC == 1 {
-			return m, m.cancelRun()
-		}
-		if m.ctrlC >= 2 || m.run == "" {
-			return m, m.quit()
-		}
-		return m, nil
 	case tea.KeyEsc:
-		if m.askStage != "" {
-			return m, m.submitStage("", true)
+		if m.ask != nil {
+			m.cancelAsk("Esc")
+			return m, nil
 		}
 		if m.run != "" {
 			return m, m.cancelRun()

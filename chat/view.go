@@ -76,6 +76,9 @@ func clip(s string, width int) string {
 }
 
 func (m *Model) statusLine() string {
+	if m.quitArmed() {
+		return styleWarn.Render("press Ctrl+C again to quit")
+	}
 	counts := map[string]int{}
 	var connecting []string
 	for id, st := range m.servers {
