@@ -47,6 +47,7 @@ type Model struct {
 	askStage string // "", "reason", "prompt", "elicit"
 	elicit   *elicitForm
 	quitting bool
+	repeats  map[string]map[string]*repeat // server -> source -> last line (repeat.go)
 
 	// now is the clock (tests replace it); ctrlCAt is when Ctrl+C was
 	// last pressed without quitting: another one within quitWindow quits.

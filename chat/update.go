@@ -38,10 +38,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		if msg.p.Removed {
 			delete(m.servers, msg.p.Server.ID)
+			m.forgetRepeats(msg.p.Server.ID)
 			m.addLine(styleDim.Render("server " + msg.p.Server.ID + " removed from the configuration"))
 		} else {
 			old, had := m.servers[msg.p.Server.ID]
 			m.servers[msg.p.Server.ID] = msg.p.Server
+			if msg.p.Server.State == protocol.StateReady {
+				m.forgetRepeats(msg.p.Server.ID)
+			}
 			if st := msg.p.Server; (!had || old.State != st.State) && (st.State == protocol.StateError || st.State == protocol.StateAuthRequired) {
 				line := fmt.Sprintf("%s: %s", st.ID, st.State)
 				if st.LastError != "" {
@@ -50,7 +54,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				if st.State == protocol.StateAuthRequired {
 					line += "  (/login " + st.ID + ")"
 				}
-				m.addLine(styleWarn.Render(line))
+				m.once(st.ID, "status", line, func(s string) { m.addLine(styleWarn.Render(s)) })
 			}
 		}
 		m.nextApproval()
@@ -83,7 +87,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case logMsg:
 		if msg.p.Level == "warn" || msg.p.Level == "error" {
-			m.addLine(styleWarn.Render(msg.p.Level + ": " + msg.p.Message))
+			text := msg.p.Level + ": " + msg.p.Message
+			if msg.p.Server == "" {
+				m.addLine(styleWarn.Render(text))
+			} else {
+				m.once(msg.p.Server, "log", text, func(s string) { m.addLine(styleWarn.Render(s)) })
+			}
 		}
 		return m, nil
 	case askMsg:

@@ -48,6 +48,7 @@ func (m *Model) View() string {
 	} else if m.approving != "" {
 		footer = append(footer, m.approvalView())
 	}
+	footer = append(footer, m.repeatLines()...)
 	footer = append(footer, m.statusLine(), m.input.View())
 	foot := strings.Join(footer, "\n")
 	if m.stream == "" {

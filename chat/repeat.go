@@ -1,0 +1,63 @@
+package chat
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A server that keeps failing sends the same error on every retry (and
+// the same log line). The transcript shows it once; the screen shows it
+// with a count until the server is ready, is removed, or says something
+// else.
+
+// maxRepeatLines bounds the repeat lines the screen shows.
+const maxRepeatLines = 3
+
+// repeat is a line already printed for a server and how often it came.
+type repeat struct {
+	text  string
+	count int
+}
+
+// once prints text for server unless it is what key last printed; it
+// counts the repeats instead. key names the source (status or log line).
+func (m *Model) once(server, key, text string, print func(string)) {
+	if m.repeats == nil {
+		m.repeats = map[string]map[string]*repeat{}
+	}
+	byKey := m.repeats[server]
+	if byKey == nil {
+		byKey = map[string]*repeat{}
+		m.repeats[server] = byKey
+	}
+	if r := byKey[key]; r != nil && r.text == text {
+		r.count++
+		return
+	}
+	byKey[key] = &repeat{text: text, count: 1}
+	print(text)
+}
+
+// forgetRepeats ends the counting for server (ready again, or removed).
+func (m *Model) forgetRepeats(server string) { delete(m.repeats, server) }
+
+// repeatLines are the lines that came more than once, with their counts.
+func (m *Model) repeatLines() []string {
+	var lines []string
+	for _, byKey := range m.repeats {
+		for _, r := range byKey {
+			if r.count > 1 {
+				lines = append(lines, fmt.Sprintf("%s (×%d)", r.text, r.count))
+			}
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > maxRepeatLines {
+		lines = append(lines[:maxRepeatLines], fmt.Sprintf("… %d more repeated lines", len(lines)-maxRepeatLines))
+	}
+	for i, l := range lines {
+		lines[i] = styleWarn.Render(strings.TrimSpace(l))
+	}
+	return lines
+}
