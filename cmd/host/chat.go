@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,14 +15,13 @@ import (
 )
 
 func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("host chat", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := quietFlagSet("host chat")
 	var mf modelFlags
 	mf.register(fs)
 	perms := fs.String("permissions", "", "file keeping \"always allow\" answers (default: permissions.json next to the global config)")
 	logFile := fs.String("log", "", "where the runtime's log goes (default: chat.log next to the global config)")
-	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
 	in, inOK := stdin.(*os.File)
 	if !inOK || !term.IsTerminal(int(in.Fd())) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,15 +14,14 @@ import (
 )
 
 func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("host demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := quietFlagSet("host demo")
 	var mf modelFlags
 	mf.register(fs)
 	auto := fs.Bool("auto-approve", false, "answer every question with yes and log in without a browser (unattended runs, CI)")
 	noBrowser := fs.Bool("no-browser", false, "print the login URL and paste the redirect back instead of opening a browser")
 	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "show the runtime's logs on stderr")
-	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
 	prov, model, err := mf.provider()
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,8 +50,38 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// newFlagSet makes the flag set of "host mcp <name>". Parse it with
+// [cli.parseFlags]: errors are one line, the usage only on --help.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("host mcp "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	return quietFlagSet("host mcp " + name)
+}
+
+// quietFlagSet is a flag set that prints nothing itself: parseArgs says
+// what went wrong in one line, and prints the usage only when asked.
+func quietFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
+}
+
+// parseArgs parses args with fs. It returns the positional arguments and
+// -1 to go on, or an exit code: exitOK after printing the command's help
+// for -h/--help, exitUsage after printing a one-line error.
+func parseArgs(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) ([]string, int) {
+	pos, err := parse(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printHelp(stdout, fs)
+		return nil, exitOK
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v (see: %s --help)\n", fs.Name(), err, fs.Name())
+		return nil, exitUsage
+	}
+	return pos, -1
+}
+
+// parseFlags is parseArgs on the CLI's own output.
+func (c *cli) parseFlags(fs *flag.FlagSet, args []string) ([]string, int) {
+	return parseArgs(fs, args, c.stdout, c.stderr)
 }

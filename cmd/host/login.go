@@ -103,9 +103,9 @@ func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt
 func (c *cli) login(args []string) int {
 	fs := newFlagSet("login", c.stderr)
 	noBrowser := fs.Bool("no-browser", false, "print the URL and paste the redirect back instead of opening a browser")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.failf(exitUsage, "login: want one server id")
@@ -143,9 +143,9 @@ func (c *cli) login(args []string) int {
 func (c *cli) logout(args []string) int {
 	fs := newFlagSet("logout", c.stderr)
 	forget := fs.Bool("forget-client", false, "also forget the client registration")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.failf(exitUsage, "logout: want one server id")

@@ -14,9 +14,9 @@ import (
 func (c *cli) approve(args []string, yes bool) int {
 	name := map[bool]string{true: "approve", false: "deny"}[yes]
 	fs := newFlagSet(name, c.stderr)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.failf(exitUsage, "%s: want one server id", name)

@@ -22,9 +22,9 @@ func (c *cli) call(args []string) int {
 	argsJSON := fs.String("args", "{}", "tool arguments as a JSON object")
 	yes := fs.Bool("yes", false, "allow the call without asking")
 	asJSON := fs.Bool("json", false, "print the raw result as JSON")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 2 {
 		return c.failf(exitUsage, "call: want <server-id> <tool>")

@@ -18,8 +18,8 @@ func (c *cli) list(args []string) int {
 	fs := newFlagSet("list", c.stderr)
 	scope := fs.String("scope", "effective", "effective, project or global")
 	asJSON := fs.Bool("json", false, "JSON output")
-	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+	if _, code := c.parseFlags(fs, args); code >= 0 {
+		return code
 	}
 	eff, err := c.load()
 	if err != nil {
@@ -91,9 +91,9 @@ func (c *cli) list(args []string) int {
 func (c *cli) get(args []string) int {
 	fs := newFlagSet("get", c.stderr)
 	asJSON := fs.Bool("json", false, "JSON output")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.failf(exitUsage, "get: want one server id")
@@ -164,9 +164,9 @@ func (c *cli) get(args []string) int {
 
 func (c *cli) test(args []string) int {
 	fs := newFlagSet("test", c.stderr)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) != 1 {
 		return c.failf(exitUsage, "test: want one server id")
@@ -204,9 +204,9 @@ func (c *cli) test(args []string) int {
 func (c *cli) tools(args []string) int {
 	fs := newFlagSet("tools", c.stderr)
 	asJSON := fs.Bool("json", false, "JSON output")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code := c.parseFlags(fs, args)
+	if code >= 0 {
+		return code
 	}
 	if len(pos) > 1 {
 		return c.failf(exitUsage, "tools: want at most one server id")
@@ -238,7 +238,7 @@ func (c *cli) tools(args []string) int {
 		Description string `json:"description"`
 	}
 	rows := []row{}
-	code := exitOK
+	code = exitOK
 	for _, st := range sts {
 		if st.State != runtime.StateReady {
 			if st.State != runtime.StateDisabled {

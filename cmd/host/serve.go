@@ -74,8 +74,7 @@ func defaultPermissions(globalConfig string) string {
 }
 
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("host serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := quietFlagSet("host serve")
 	var mf modelFlags
 	mf.register(fs)
 	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "log UI protocol and server HTTP traffic to stderr, secrets masked ($MCP_HOST_DEBUG=1)")
@@ -84,8 +83,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var allow, deny multiFlag
 	fs.Var(&allow, "allow", "allow rule server/tool (globs), repeatable")
 	fs.Var(&deny, "deny", "deny rule server/tool (globs), repeatable")
-	if _, err := parse(fs, args); err != nil {
-		return exitUsage
+	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
+		return code
 	}
 	prov, model, err := mf.provider()
 	if err != nil {

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// command is one entry of the help: how it is called, what it does, and an
+// example to copy.
+type command struct {
+	usage, summary string
+	examples       []string
+}
+
+// commands is the help of every command, keyed by its full name.
+var commands = map[string]command{
+	"host demo":  {"host demo [--auto-approve] [--no-browser] [--model NAME]", "the whole flow against servers made for the demo, on loopback", []string{"host demo --auto-approve"}},
+	"host chat":  {"host chat [--model NAME | --script FILE] [--permissions FILE] [--log FILE]", "the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions", []string{"host chat --model claude-sonnet-4-5"}},
+	"host serve": {"host serve [flags]", "the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)", []string{"host serve --deny 'github/delete_*'"}},
+	"host mcp":   {"host mcp <command> [arguments]", "manage and test MCP servers; commands: add, list, get, remove, enable, disable, test, tools, call, import, login, logout, approve, deny (host mcp <command> --help)", []string{"host mcp list", "host mcp add --help"}},
+	"host mcp add": {"host mcp add <id> [flags] -- <command> [args...]\n  host mcp add <id> [flags] <url>", "add a server: a command to run (stdio) or a URL (http; -t sse for legacy SSE)", []string{
+		"host mcp add memory -- npx -y @modelcontextprotocol/server-memory",
+		"host mcp add files -e ROOT=/tmp -- npx -y @modelcontextprotocol/server-filesystem /tmp",
+		`host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"`,
+		"host mcp add docs -s project https://example.com/mcp",
+	}},
+	"host mcp list":    {"host mcp list [--scope effective|project|global] [--json]", "the configured servers, where each is defined, and config problems", []string{"host mcp list --json"}},
+	"host mcp get":     {"host mcp get <id> [--json]", "live status and detail of one server: state, protocol, tools, token storage, last error", []string{"host mcp get memory"}},
+	"host mcp remove":  {"host mcp remove <id> [--scope project|global]", "remove a server (and forget its stored credentials)", []string{"host mcp remove memory"}},
+	"host mcp enable":  {"host mcp enable <id> [--scope project|global]", "turn a server on", []string{"host mcp enable memory"}},
+	"host mcp disable": {"host mcp disable <id> [--scope project|global]", "turn a server off; --scope project turns a global server off in this project only", []string{"host mcp disable memory --scope project"}},
+	"host mcp test":    {"host mcp test <id>", "connect, handshake and list tools; the exit code says the result", []string{"host mcp test memory"}},
+	"host mcp tools":   {"host mcp tools [<id>] [--json]", "the adapted tools: public name, server, tool, description", []string{"host mcp tools memory"}},
+	"host mcp call":    {"host mcp call <id> <tool> [--args JSON] [--yes] [--json]", "call one tool, after the same permission check the runtime makes", []string{`host mcp call memory read_graph --args '{}' --yes`}},
+	"host mcp import":  {"host mcp import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]", "import servers from another host's file; secrets become ${VAR} references", []string{"host mcp import --from claude-desktop --dry-run"}},
+	"host mcp login":   {"host mcp login <id> [--no-browser]", "OAuth login: asks first, then the browser (or paste the redirect back)", []string{"host mcp login github"}},
+	"host mcp logout":  {"host mcp logout <id> [--forget-client]", "forget the server's tokens (and its client registration)", []string{"host mcp logout github"}},
+	"host mcp approve": {"host mcp approve <id>", "let a server that a project file defines start", []string{"host mcp approve memory"}},
+	"host mcp deny":    {"host mcp deny <id>", "keep a server that a project file defines off", []string{"host mcp deny memory"}},
+}
+
+// mcpCommandNames lists the subcommands of "host mcp", sorted.
+func mcpCommandNames() []string {
+	var out []string
+	for name := range commands {
+		if sub, ok := strings.CutPrefix(name, "host mcp "); ok {
+			out = append(out, sub)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// printHelp prints the help of fs's command: usage, summary, examples and
+// its flags.
+func printHelp(w io.Writer, fs *flag.FlagSet) {
+	printCommandHelp(w, fs.Name())
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+}
+
+// printCommandHelp prints usage, summary and examples of a command by its
+// full name; it reports false for a name it does not know.
+func printCommandHelp(w io.Writer, name string) bool {
+	cmd, ok := commands[name]
+	if !ok {
+		return false
+	}
+	fmt.Fprintf(w, "Usage:\n  %s\n\n%s\n\nExamples:\n", cmd.usage, cmd.summary)
+	for _, ex := range cmd.examples {
+		fmt.Fprintf(w, "  %s\n", ex)
+	}
+	return true
+}

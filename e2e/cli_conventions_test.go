@@ -1,0 +1,81 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// readServers returns the servers of a config file as written.
+func readServers(t *testing.T, path string) map[string]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		MCP struct {
+			Servers map[string]map[string]any `json:"servers"`
+		} `json:"mcp"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return f.MCP.Servers
+}
+
+// TestCLIAddConventions: the forms claude mcp and codex mcp users type.
+func TestCLIAddConventions(t *testing.T) {
+	h := newHostCLI(t)
+	out, errOut, code := h.run(t, nil, "mcp", "add", "memory", "-e", "MEMORY_FILE=/tmp/m.json", "--", "npx", "-y", "@modelcontextprotocol/server-memory", "--port", "3")
+	if code != 0 || !strings.Contains(out, "added memory") {
+		t.Fatalf("add memory -- npx -y ...: code %d\n%s%s", code, out, errOut)
+	}
+	s := readServers(t, h.global)["memory"]
+	if s["command"] != "npx" || !reflect.DeepEqual(s["args"], []any{"-y", "@modelcontextprotocol/server-memory", "--port", "3"}) {
+		t.Errorf("memory written as %v", s)
+	}
+	if env, _ := s["env"].(map[string]any); env["MEMORY_FILE"] != "/tmp/m.json" {
+		t.Errorf("-e not kept: %v", s)
+	}
+
+	out, errOut, code = h.run(t, nil, "mcp", "add", "remote", "https://example.com/mcp", "-H", "Authorization: Bearer ${REMOTE_TOKEN}", "--header", "X-Team=blue", "-s", "project")
+	if code != 0 || !strings.Contains(out, "added remote") {
+		t.Fatalf("add remote URL: code %d\n%s%s", code, out, errOut)
+	}
+	r := readServers(t, filepath.Join(h.dir, ".mcp-host", "config.json"))["remote"]
+	hdr, _ := r["headers"].(map[string]any)
+	if r["url"] != "https://example.com/mcp" || hdr["Authorization"] != "Bearer ${REMOTE_TOKEN}" || hdr["X-Team"] != "blue" {
+		t.Errorf("remote written as %v", r)
+	}
+	if tr, ok := r["transport"]; ok && tr != "http" {
+		t.Errorf("remote transport %v, want http (inferred)", tr)
+	}
+
+	out, errOut, code = h.run(t, nil, "mcp", "add", "legacy", "-t", "sse", "http://127.0.0.1:1/sse")
+	if code != 0 {
+		t.Fatalf("add -t sse URL: code %d\n%s%s", code, out, errOut)
+	}
+	if l := readServers(t, h.global)["legacy"]; l["transport"] != "sse" || l["url"] != "http://127.0.0.1:1/sse" {
+		t.Errorf("legacy written as %v", l)
+	}
+
+	// The long forms still work.
+	if out, errOut, code := h.run(t, nil, "mcp", "add", "old", "--transport", "stdio", "--command", "node", "--arg", "server.js", "--env", "A=B"); code != 0 {
+		t.Fatalf("long form: code %d\n%s%s", code, out, errOut)
+	}
+	// Mistakes are one clear line, not the usage.
+	for _, args := range [][]string{
+		{"mcp", "add", "both", "https://example.com/mcp", "--", "npx"},
+		{"mcp", "add", "nothing"},
+		{"mcp", "add", "hdr", "https://example.com/mcp", "-H", "no separator"},
+	} {
+		_, errOut, code := h.run(t, nil, args...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") > 1 || strings.Contains(errOut, "Usage") {
+			t.Errorf("%v: code %d, stderr %q; want 2 and a short error", args, code, errOut)
+		}
+	}
+}
