@@ -16,8 +16,9 @@ type Implementation struct {
 
 // UICapabilities say what the UI can do for the runtime. The runtime never
 // sends a request the UI did not declare: without confirm, tool calls follow
-// the non-interactive policy (deny) and logins need the terminal or a
-// pasted URL; without prompt, paste-back is unavailable; without open_url
+// the rules-only policy (allow rules, trusted servers and remembered
+// answers apply; what would need a confirm is denied) and logins need the
+// terminal or a pasted URL; without prompt, paste-back is unavailable; without open_url
 // the runtime opens the system browser itself after the UI's consent; without
 // elicit, servers' elicitation requests are declined.
 type UICapabilities struct {

@@ -21,7 +21,9 @@ import (
 var _ protocol.Server = (*service)(nil)
 
 // Initialize records the UI's capabilities and builds the permission gate
-// around them: without confirm, calls follow the non-interactive policy.
+// around them: without confirm, calls follow the rules-only policy (deny
+// rules, allow rules, trusted servers and remembered answers decide; what
+// would need a confirm is denied).
 func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	s.mu.Lock()
 	if s.initialized {
@@ -44,6 +46,8 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	}
 	if p.Capabilities.Confirm {
 		gopts.Confirmer = permission.ConfirmFunc(s.confirmTool)
+	} else {
+		gopts.NonInteractive = permission.PolicyRulesOnly
 	}
 	gate, err := permission.New(gopts)
 	if err != nil {

@@ -1,0 +1,128 @@
+package e2e_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// gapsHost is `host serve` with server-everything as "everything", a
+// scripted model and the given UI capabilities, initialized and with
+// everything ready.
+type gapsHost struct {
+	*servedHost
+	dir    string
+	config string
+	init   *protocol.InitializeResult
+}
+
+// startGaps starts host serve for the protocol-gap tests (issue 13).
+// script is the scripted model's steps; args are extra flags.
+func startGaps(t *testing.T, caps protocol.UICapabilities, script []map[string]any, args ...string) *gapsHost {
+	t.Helper()
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
+	}}})
+	if script == nil {
+		script = []map[string]any{{"text": "nothing to do"}}
+	}
+	scriptFile := filepath.Join(dir, "script.json")
+	writeJSONFile(t, scriptFile, script)
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
+		append([]string{"--script", scriptFile, "--permissions", filepath.Join(dir, "permissions.json")}, args...)...)
+	ctx := ctxT(t, time.Minute)
+	init, err := h.rt.Initialize(ctx, &protocol.InitializeParams{
+		ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-gaps"}, Capabilities: caps,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gapsHost{servedHost: h, dir: dir, config: config, init: init}
+	waitFor(t, 60*time.Second, "everything ready", func() bool {
+		st, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "everything"})
+		return err == nil && st.Server.State == protocol.StateReady
+	})
+	return g
+}
+
+// runToEnd starts a run and waits for its final run.status.
+func (g *gapsHost) runToEnd(t *testing.T, prompt string) (string, protocol.RunStatusParams) {
+	t.Helper()
+	ctx := ctxT(t, time.Minute)
+	r, err := g.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st protocol.RunStatusParams
+	waitFor(t, 30*time.Second, "run "+r.RunID+" to end", func() bool {
+		var ok bool
+		st, ok = g.ui.finalRun(r.RunID)
+		return ok
+	})
+	return r.RunID, st
+}
+
+func callStep(calls ...map[string]any) map[string]any { return map[string]any{"calls": calls} }
+
+func call(name string, args map[string]any) map[string]any {
+	return map[string]any{"name": name, "args": args}
+}
+
+// TestProtocolAllowWithoutConfirm: `host serve --allow RULE` lets the
+// matching calls run for a UI that did not declare confirm (issue 13 item
+// 4); other calls are still denied, never asked.
+func TestProtocolAllowWithoutConfirm(t *testing.T) {
+	echo := adapter.PublicName("everything", "echo")
+	sum := adapter.PublicName("everything", "get-sum")
+	g := startGaps(t, protocol.UICapabilities{}, []map[string]any{
+		callStep(call(echo, map[string]any{"message": "allowed"})),
+		{"text": "echoed"},
+		callStep(call(sum, map[string]any{"a": 1, "b": 2})),
+		{"text": "summed"},
+	}, "--allow", "everything/echo")
+	id, st := g.runToEnd(t, "echo")
+	if st.Status != protocol.RunCompleted || st.Text != "echoed" {
+		t.Fatalf("run: %+v", st)
+	}
+	var ok bool
+	for _, e := range g.ui.runEvents(id) {
+		if e.Type == protocol.EventToolResult && e.Result != nil && !e.Result.IsError && strings.Contains(e.Result.Content[0].Text, "allowed") {
+			ok = true
+		}
+	}
+	if !ok {
+		t.Errorf("the allowed call did not run: %+v", g.ui.runEvents(id))
+	}
+	id, _ = g.runToEnd(t, "sum")
+	for _, e := range g.ui.runEvents(id) {
+		if e.Type == protocol.EventToolResult && (e.Result == nil || !e.Result.IsError) {
+			t.Errorf("a call no rule allows ran without confirm: %+v", e)
+		}
+	}
+	// tool.call follows the same rules.
+	ctx := ctxT(t, 30*time.Second)
+	res, err := g.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "everything", Tool: "echo", Arguments: []byte(`{"message":"direct"}`)})
+	if err != nil || res.DecidedBy != "allow rule" {
+		t.Errorf("tool.call of an allowed tool: %+v %v", res, err)
+	}
+	_, err = g.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "everything", Tool: "get-sum", Arguments: []byte(`{"a":1,"b":2}`)})
+	var perr *protocol.Error
+	if !errors.As(err, &perr) || perr.Code != protocol.CodeDenied {
+		t.Errorf("tool.call of a tool no rule allows: %v", err)
+	}
+	g.ui.mu.Lock()
+	n := len(g.ui.confirms)
+	g.ui.mu.Unlock()
+	if n != 0 {
+		t.Errorf("a UI without confirm got %d confirm requests", n)
+	}
+}
