@@ -48,6 +48,7 @@ type Model struct {
 	elicit   *elicitForm
 	quitting bool
 	repeats  map[string]map[string]*repeat // server -> source -> last line (repeat.go)
+	calls    map[string]runningCall        // tool calls of the run in progress, by call id
 
 	// now is the clock (tests replace it); ctrlCAt is when Ctrl+C was
 	// last pressed without quitting: another one within quitWindow quits.
@@ -60,6 +61,12 @@ type Model struct {
 	approving        string
 	approvalLater    map[string]string
 	approvalAnswered map[string]string
+}
+
+// runningCall is a tool call between its tool_call and tool_result.
+type runningCall struct {
+	origin string
+	start  time.Time
 }
 
 // elicitForm asks the fields of a flat elicitation schema one by one.

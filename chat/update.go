@@ -75,6 +75,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.p.Status != protocol.RunRunning {
 			m.flushStream()
 			m.run = ""
+			m.calls = nil
 			delete(m.waiting, "run")
 			switch msg.p.Status {
 			case protocol.RunCompleted:
@@ -166,8 +167,17 @@ func (m *Model) event(e protocol.AgentEventParams) {
 	case protocol.EventTextDelta:
 		m.stream += e.Text
 	case protocol.EventToolCall:
+		if e.Call != nil {
+			if m.calls == nil {
+				m.calls = map[string]runningCall{}
+			}
+			m.calls[e.Call.ID] = runningCall{origin: origin(e.Call), start: m.now()}
+		}
 		m.addLine(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))))
 	case protocol.EventToolResult:
+		if e.Call != nil {
+			delete(m.calls, e.Call.ID)
+		}
 		if e.Result != nil {
 			text := resultText(*e.Result)
 			style := styleDim

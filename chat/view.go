@@ -106,7 +106,14 @@ func (m *Model) statusLine() string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if k == "run" {
+			busy = append(busy, m.runLabel())
+			continue
+		}
 		busy = append(busy, m.waiting[k])
+	}
+	if _, running := m.waiting["run"]; !running && (m.ask != nil || m.approving != "") {
+		busy = append(busy, "waiting for your answer")
 	}
 	if len(busy) > 0 {
 		line += "  " + m.spin.View() + " " + strings.Join(busy, "; ")
@@ -115,6 +122,28 @@ func (m *Model) statusLine() string {
 		line += "  · model " + m.model
 	}
 	return styleDim.Render(line)
+}
+
+// runLabel says what the run in progress waits for: the person's
+// answer, its tool calls (with how long they have run), or the model.
+func (m *Model) runLabel() string {
+	if m.ask != nil {
+		return "waiting for your answer"
+	}
+	if len(m.calls) == 0 {
+		return "thinking"
+	}
+	ids := make([]string, 0, len(m.calls))
+	for id := range m.calls {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return m.calls[ids[i]].start.Before(m.calls[ids[j]].start) })
+	var parts []string
+	for _, id := range ids {
+		c := m.calls[id]
+		parts = append(parts, fmt.Sprintf("running %s %ds", c.origin, int(m.now().Sub(c.start).Seconds())))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func origin(c *protocol.ToolCallInfo) string {
