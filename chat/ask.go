@@ -84,7 +84,11 @@ func (m *Model) answerKey(k tea.KeyMsg) tea.Cmd {
 		}
 		if ans, ok := answers[key]; ok {
 			res = &protocol.ConfirmResult{Answer: ans}
-			m.addLine(styleDim.Render(fmt.Sprintf("%s/%s: %s", c.Tool.Server, c.Tool.Tool, strings.ReplaceAll(ans, "_", " "))))
+			if ans == protocol.AnswerDeny {
+				m.userDenied(c.Tool, "")
+			} else {
+				m.addLine(styleDim.Render(fmt.Sprintf("%s/%s: %s", c.Tool.Server, c.Tool.Tool, strings.ReplaceAll(ans, "_", " "))))
+			}
 		}
 	}
 	if res == nil {
@@ -103,10 +107,10 @@ func (m *Model) submitStage(text string, cancelled bool) tea.Cmd {
 	case "reason":
 		if cancelled || text == "" {
 			m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDeny}})
-			m.addLine(styleDim.Render("denied"))
+			m.userDenied(a.confirm.Tool, "")
 		} else {
 			m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDenyWithReason, Reason: text}})
-			m.addLine(styleDim.Render("denied: " + text))
+			m.userDenied(a.confirm.Tool, text)
 		}
 	case "prompt":
 		if cancelled || text == "" {

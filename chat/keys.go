@@ -69,6 +69,7 @@ func (m *Model) userDenied(t *protocol.ConfirmTool, why string) {
 	if t != nil {
 		name = t.Server + "/" + t.Tool
 	}
+	m.outcome.answeredDeny(name)
 	line := name + ": denied"
 	if why != "" {
 		line += " (" + why + ")"

@@ -49,6 +49,9 @@ type Model struct {
 	quitting bool
 	repeats  map[string]map[string]*repeat // server -> source -> last line (repeat.go)
 	calls    map[string]runningCall        // tool calls of the run in progress, by call id
+	// outcome of the run's calls, so that each says what happened once
+	// (results.go).
+	outcome runOutcome
 
 	// now is the clock (tests replace it); ctrlCAt is when Ctrl+C was
 	// last pressed without quitting: another one within quitWindow quits.

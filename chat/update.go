@@ -77,12 +77,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.run = ""
 			m.calls = nil
 			delete(m.waiting, "run")
+			printed := m.outcome.printed(msg.p.Error)
+			m.outcome = runOutcome{}
 			switch msg.p.Status {
 			case protocol.RunCompleted:
 			case protocol.RunCancelled:
 				m.addLine(styleWarn.Render("run cancelled"))
 			default:
-				m.addLine(styleErr.Render(fmt.Sprintf("run %s: %s", msg.p.Status, msg.p.Error)))
+				if !printed {
+					m.addLine(styleErr.Render(fmt.Sprintf("run %s: %s", msg.p.Status, msg.p.Error)))
+				}
 			}
 		}
 		return m, nil
@@ -178,23 +182,13 @@ func (m *Model) event(e protocol.AgentEventParams) {
 		if e.Call != nil {
 			delete(m.calls, e.Call.ID)
 		}
-		if e.Result != nil {
-			text := resultText(*e.Result)
-			style := styleDim
-			if e.Result.IsError {
-				style = styleErr
-			}
-			m.addLine(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))))
-		}
+		m.toolResult(e)
 	case protocol.EventPermission:
 		if e.Phase == "decided" && e.Decision != "allow" {
-			line := fmt.Sprintf("✗ %s %s", origin(e.Call), e.Decision)
-			if e.Reason != "" {
-				line += ": " + e.Reason
-			}
-			m.addLine(styleWarn.Render(line))
+			m.decidedDeny(e)
 		}
 	case protocol.EventError:
+		m.outcome.error(e.Error)
 		m.addLine(styleErr.Render("error: " + e.Error))
 	}
 }
@@ -238,6 +232,7 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) cancelRun() tea.Cmd {
+	m.outcome.cancelling = true
 	id := m.run
 	return m.call("cancel", "", callTimeout, func(ctx context.Context) (string, error) {
 		_, err := m.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: id})

@@ -1,0 +1,106 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// What happened to a tool call is said once, in words: a denial is one
+// line ("everything/echo: denied (reason)"), whether the person denied
+// it here or a rule did, and the error result the model receives for it
+// is not repeated; a call ended by a cancel says "cancelled", not the
+// error chain behind it; a run's error is not printed again as its
+// status.
+
+// runOutcome is what the run in progress already said.
+type runOutcome struct {
+	// denied counts, per server/tool, the denials the person gave here
+	// and the transcript already shows.
+	denied map[string]int
+	// skip holds the calls whose error result must not be shown.
+	skip map[string]bool
+	// cancelling: the person asked to cancel the run.
+	cancelling bool
+	// errors are the run's error events already printed.
+	errors map[string]bool
+}
+
+func (o *runOutcome) answeredDeny(origin string) {
+	if o.denied == nil {
+		o.denied = map[string]int{}
+	}
+	o.denied[origin]++
+}
+
+func (o *runOutcome) error(text string) {
+	if o.errors == nil {
+		o.errors = map[string]bool{}
+	}
+	o.errors[text] = true
+}
+
+// printed reports whether an error event of the run already said err
+// (the run's status may wrap it).
+func (o *runOutcome) printed(err string) bool {
+	for e := range o.errors {
+		if e != "" && strings.Contains(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// decidedDeny shows a denial the transcript does not show yet, and
+// hides the call's error result.
+func (m *Model) decidedDeny(e protocol.AgentEventParams) {
+	o := &m.outcome
+	if e.Call != nil {
+		if o.skip == nil {
+			o.skip = map[string]bool{}
+		}
+		o.skip[e.Call.ID] = true
+		delete(m.calls, e.Call.ID)
+	}
+	name := origin(e.Call)
+	if o.denied[name] > 0 {
+		o.denied[name]--
+		return
+	}
+	line := name + ": denied"
+	if why := denyReason(e.Reason); why != "" {
+		line += " (" + why + ")"
+	}
+	m.addLine(styleWarn.Render(line))
+}
+
+// denyReason is the runtime's reason without the words that repeat
+// "denied".
+func denyReason(r string) string {
+	r = strings.TrimSpace(r)
+	for _, p := range []string{"denied by user:", "denied:", "denied"} {
+		if rest, ok := strings.CutPrefix(r, p); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return r
+}
+
+// toolResult shows a call's result in one line.
+func (m *Model) toolResult(e protocol.AgentEventParams) {
+	if e.Result == nil {
+		return
+	}
+	if e.Call != nil && m.outcome.skip[e.Call.ID] {
+		return
+	}
+	text, style := resultText(*e.Result), styleDim
+	if e.Result.IsError {
+		style = styleErr
+		if m.outcome.cancelling {
+			text, style = "cancelled", styleWarn
+		}
+	}
+	m.addLine(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))))
+}
