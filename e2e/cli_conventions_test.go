@@ -79,3 +79,60 @@ func TestCLIAddConventions(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIHelpVersionTypos: --version, --help everywhere with an example,
+// help <cmd>, and a typo answered in one line with a suggestion.
+func TestCLIHelpVersionTypos(t *testing.T) {
+	h := newHostCLI(t)
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, errOut, code := h.run(t, nil, args...)
+		if code != 0 || !strings.HasPrefix(out, "host ") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want one line 'host <version>'", args, code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"--help"}, {"-h"}, {"help"}, {"mcp", "--help"}, {"mcp", "-h"}, {"help", "mcp"},
+		{"serve", "--help"}, {"chat", "-h"}, {"demo", "--help"},
+		{"mcp", "add", "--help"}, {"mcp", "list", "-h"}, {"mcp", "get", "--help"}, {"mcp", "remove", "--help"},
+		{"mcp", "enable", "--help"}, {"mcp", "disable", "--help"}, {"mcp", "test", "--help"}, {"mcp", "tools", "--help"},
+		{"mcp", "call", "--help"}, {"mcp", "import", "--help"}, {"mcp", "login", "--help"}, {"mcp", "logout", "--help"},
+		{"mcp", "approve", "--help"}, {"mcp", "deny", "--help"}, {"help", "mcp", "add"}, {"mcp", "help", "call"},
+	} {
+		out, errOut, code := h.run(t, nil, args...)
+		if code != 0 || !strings.Contains(out, "Usage:") || !strings.Contains(out, "host ") || errOut != "" {
+			t.Errorf("%v: code %d, stderr %q, stdout:\n%s", args, code, errOut, out)
+			continue
+		}
+		if args[len(args)-1] != "help" && !strings.Contains(out, "Example") {
+			t.Errorf("%v: no example in:\n%s", args, out)
+		}
+	}
+	if out, _, _ := h.run(t, nil, "mcp", "add", "--help"); !strings.Contains(out, "-- npx -y") {
+		t.Errorf("add --help has no example with --:\n%s", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "rm", "x"}, `did you mean "remove"?`},
+		{[]string{"mcp", "lsit"}, `did you mean "list"?`},
+		{[]string{"mcp", "tols"}, `did you mean "tools"?`},
+		{[]string{"mpc", "list"}, `did you mean "mcp"?`},
+		{[]string{"serv"}, `did you mean "serve"?`},
+		{[]string{"help", "mcp", "ad"}, `did you mean "add"?`},
+	} {
+		out, errOut, code := h.run(t, nil, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want 2 and one line with %s", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	// A bad flag is one line too.
+	_, errOut, code := h.run(t, nil, "mcp", "list", "--jsn")
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--help") {
+		t.Errorf("bad flag: code %d, stderr %q", code, errOut)
+	}
+	// No arguments: the short usage, exit 2.
+	if _, errOut, code := h.run(t, nil); code != 2 || !strings.Contains(errOut, "Usage") {
+		t.Errorf("no arguments: code %d, stderr %q", code, errOut)
+	}
+}

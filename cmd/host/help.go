@@ -58,13 +58,36 @@ func mcpCommandNames() []string {
 // its flags.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
 	printCommandHelp(w, fs.Name())
-	hasFlags := false
-	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-	if hasFlags {
-		fmt.Fprintln(w, "\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+	// A short flag and its long form share one usage text: one line.
+	var order []string
+	names := map[string][]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, seen := names[f.Usage]; !seen {
+			order = append(order, f.Usage)
+		}
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		names[f.Usage] = append(names[f.Usage], dash+f.Name)
+	})
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nFlags:")
+	for _, u := range order {
+		n := names[u]
+		sort.Slice(n, func(i, j int) bool { return len(n[i]) < len(n[j]) })
+		f := fs.Lookup(strings.TrimLeft(n[0], "-"))
+		arg, text := flag.UnquoteUsage(f)
+		line := "  " + strings.Join(n, ", ")
+		if arg != "" {
+			line += " " + arg
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			text += fmt.Sprintf(" (default %q)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, text)
 	}
 }
 

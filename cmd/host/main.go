@@ -32,11 +32,15 @@ Usage:
                                      the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
-  host help                          this text
+  host help [<command>]              this text, or one command's help (also: host <command> --help)
+  host --version                     the version
 
-MCP commands:
-  add <id> --transport http --url URL [--header K=V]... [--scope project|global] [--replace]
-  add <id> --transport stdio --command CMD [--arg A]... [--env K=V]... [--cwd DIR]
+MCP commands (each takes --help):
+  add <id> [flags] -- <command> [args...]
+                                    a stdio server: everything after -- is its command line
+  add <id> [flags] <url>            an http server (-t sse for legacy SSE)
+        flags: -e/--env K=V, -H/--header "Name: value", -s/--scope project|global,
+               -t/--transport http|sse|stdio, --replace, --disabled, --cwd DIR, ...
   list [--scope effective|project|global] [--json]
   get <id> [--json]                 live status and detail
   remove|enable|disable <id> [--scope project|global]
@@ -54,6 +58,11 @@ project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
 Tokens: the OS keyring (service mcp-host), else mcp-auth.json next to the global config
 ($MCP_HOST_TOKEN_STORE=auto|keyring|file).
 
+Examples:
+  host mcp add memory -- npx -y @modelcontextprotocol/server-memory
+  host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"
+  host mcp import --from claude-desktop --dry-run
+
 Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `
 
@@ -61,14 +70,34 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// shortUsage is printed when host runs without a command.
+const shortUsage = `Usage: host <command> [arguments]
+
+Commands: demo, chat, serve, mcp, help, version. Run "host --help" for the
+whole usage, "host help <command>" or "host <command> --help" for one.
+`
+
+// topCommands are the commands "host" dispatches, for "did you mean".
+var topCommands = []string{"demo", "chat", "serve", "mcp", "help", "version"}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, shortUsage)
 		return exitUsage
 	}
 	switch args[0] {
-	case "help", "-h", "--help":
+	case "-h", "--help":
 		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "help":
+		if len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		// "host help mcp add" is "host mcp add --help".
+		return run(append(append([]string{}, args[1:]...), "--help"), stdin, stdout, stderr)
+	case "version", "--version", "-version", "-v":
+		fmt.Fprintf(stdout, "host %s\n", versionString())
 		return exitOK
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
@@ -81,7 +110,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "demo-stdio-server": // hidden: the demo's local server
 		return runDemoStdio(stderr)
 	default:
-		fmt.Fprintf(stderr, "host: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
+		return unknownCommand(stderr, "host", args[0], topCommands)
 	}
 }

@@ -33,9 +33,16 @@ type cli struct {
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+	switch {
+	case len(args) == 0:
+		printCommandHelp(stderr, "host mcp")
 		return exitUsage
+	case args[0] == "-h" || args[0] == "--help" || (args[0] == "help" && len(args) == 1):
+		printCommandHelp(stdout, "host mcp")
+		return exitOK
+	case args[0] == "help":
+		// "host mcp help call" is "host mcp call --help".
+		return runMCP(append(append([]string{}, args[1:]...), "--help"), stdin, stdout, stderr)
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -62,8 +69,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "host mcp: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
+		return unknownCommand(stderr, "host mcp", args[0], keys(cmds))
 	}
 	return cmd(args[1:])
 }
