@@ -45,7 +45,7 @@ func (o *runOutcome) error(text string) {
 // (the run's status may wrap it).
 func (o *runOutcome) printed(err string) bool {
 	for e := range o.errors {
-		if e != "" && strings.Contains(err, e) {
+		if e != "" && (err == e || strings.HasSuffix(err, ": "+e)) {
 			return true
 		}
 	}
