@@ -1,8 +1,12 @@
 package e2e_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +128,67 @@ func TestProtocolAllowWithoutConfirm(t *testing.T) {
 	g.ui.mu.Unlock()
 	if n != 0 {
 		t.Errorf("a UI without confirm got %d confirm requests", n)
+	}
+}
+
+// TestProtocolErrorAnswers: missing or mistyped params are -32602 with a
+// sentence that names the field and no Go internals, and every error
+// answer carries data with its kind (and the server, field, … it is about)
+// (issue 13 item 6).
+func TestProtocolErrorAnswers(t *testing.T) {
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, nil)
+	raw := func(line string) map[string]any {
+		t.Helper()
+		g.out.mu.Lock()
+		before := g.out.w.(*bytes.Buffer).Len()
+		g.out.mu.Unlock()
+		if _, err := io.WriteString(g.stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		waitFor(t, 10*time.Second, "an answer to "+line, func() bool {
+			g.out.mu.Lock()
+			defer g.out.mu.Unlock()
+			for _, l := range bytes.Split(g.out.w.(*bytes.Buffer).Bytes()[before:], []byte("\n")) {
+				var m map[string]any
+				if json.Unmarshal(l, &m) == nil && m["error"] != nil {
+					got = m["error"].(map[string]any)
+					return true
+				}
+			}
+			return false
+		})
+		return got
+	}
+	internals := regexp.MustCompile(`jsonrpc2|wireDecode|Go struct|Go value|unmarshal`)
+	for _, c := range []struct {
+		line  string
+		code  float64
+		kind  string
+		field string
+	}{
+		{`{"jsonrpc":"2.0","id":"a","method":"mcp.get"}`, protocol.CodeInvalidParams, "invalid_params", "id"},
+		{`{"jsonrpc":"2.0","id":"b","method":"mcp.reconnect","params":{}}`, protocol.CodeInvalidParams, "invalid_params", "id"},
+		{`{"jsonrpc":"2.0","id":"c","method":"mcp.get","params":{"id":7}}`, protocol.CodeInvalidParams, "invalid_params", "id"},
+		{`{"jsonrpc":"2.0","id":"d","method":"tool.call","params":{"server":"everything"}}`, protocol.CodeInvalidParams, "invalid_params", "tool"},
+		{`{"jsonrpc":"2.0","id":"e","method":"run.cancel","params":{}}`, protocol.CodeInvalidParams, "invalid_params", "run_id"},
+		{`{"jsonrpc":"2.0","id":"f","method":"tools.list","params":"x"}`, protocol.CodeInvalidParams, "invalid_params", ""},
+		{`{"jsonrpc":"2.0","id":"g","method":7}`, protocol.CodeInvalidRequest, "invalid_request", ""},
+		{`{"jsonrpc":"2.0","id":"h","method":"mcp.get","params":{"id":"nope"}}`, protocol.CodeUnknownServer, "unknown_server", ""},
+		{`{"jsonrpc":"2.0","id":"i","method":"no.such"}`, protocol.CodeMethodNotFound, "method_not_found", ""},
+	} {
+		e := raw(c.line)
+		msg, _ := e["message"].(string)
+		data, _ := e["data"].(map[string]any)
+		if e["code"] != c.code || data["kind"] != c.kind || (c.field != "" && data["field"] != c.field) {
+			t.Errorf("%s: got %v, want code %v kind %s field %q", c.line, e, c.code, c.kind, c.field)
+		}
+		if internals.MatchString(msg) || strings.Count(msg, ": ") > 2 {
+			t.Errorf("%s: message %q has Go internals or a long chain", c.line, msg)
+		}
+		t.Logf("%s -> %v", c.line, e)
+	}
+	if e := raw(`{"jsonrpc":"2.0","id":"j","method":"mcp.get","params":{"id":"nope"}}`); e["data"].(map[string]any)["server"] != "nope" {
+		t.Errorf("unknown server error does not name it: %v", e)
 	}
 }

@@ -214,7 +214,7 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		}
 		id := salvageID(line)
 		c.opts.Logger.Warn("malformed message", "error", err)
-		c.reply(id, nil, Errorf(code, "malformed message: %v", err))
+		c.reply(id, nil, Errorf(code, "malformed message: %s", describeMalformed(line)))
 		return
 	}
 	switch m := msg.(type) {
@@ -370,7 +370,7 @@ func (c *Conn) reply(id jsonrpc.ID, result any, err error) {
 		}
 		// Errors quote other code's words (a URL in a dial error, a
 		// server's answer): mask every secret the process knows.
-		masked := *werr
+		masked := *withKind(werr)
 		masked.Message = redact.String(werr.Message)
 		resp.Error = &masked
 	} else {

@@ -26,14 +26,19 @@ type Server interface {
 }
 
 // method adapts a typed method to a Handler entry: it decodes params
-// (absent params decode as the zero value) and reports bad params as
-// CodeInvalidParams.
+// (absent params decode as the zero value) and reports bad or missing
+// params as CodeInvalidParams, in a sentence that names the field.
 func method[P, R any](name string, fn func(context.Context, *P) (*R, error)) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		p := new(P)
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := json.Unmarshal(raw, p); err != nil {
-				return nil, Errorf(CodeInvalidParams, "%s: invalid params: %v", name, err)
+				return nil, paramsError(name, err)
+			}
+		}
+		if v, ok := any(p).(validator); ok {
+			if err := v.validate(name); err != nil {
+				return nil, err
 			}
 		}
 		r, err := fn(ctx, p)
@@ -50,7 +55,7 @@ func notification[P any](name string, fn func(context.Context, *P) error) func(c
 		p := new(P)
 		if len(raw) > 0 && string(raw) != "null" {
 			if err := json.Unmarshal(raw, p); err != nil {
-				return nil, Errorf(CodeInvalidParams, "%s: invalid params: %v", name, err)
+				return nil, paramsError(name, err)
 			}
 		}
 		return nil, fn(ctx, p)
@@ -63,7 +68,7 @@ func (t table) handler() Handler {
 	return func(ctx context.Context, m string, params json.RawMessage) (any, error) {
 		fn, ok := t[m]
 		if !ok {
-			return nil, Errorf(CodeMethodNotFound, "unknown method %q", m)
+			return nil, NewError(CodeMethodNotFound, ErrorData{Method: m}, "unknown method %q", m)
 		}
 		return fn(ctx, params)
 	}

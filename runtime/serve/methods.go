@@ -155,7 +155,7 @@ func (s *service) MCPReconnect(ctx context.Context, p *protocol.ServerParams) (*
 		return nil, err
 	}
 	if err := s.m.Reconnect(p.ID); err != nil {
-		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+		return nil, protocol.NewError(protocol.CodeFailed, protocol.ErrorData{Server: p.ID}, "%v", err)
 	}
 	return s.serverResult(p.ID)
 }
@@ -175,7 +175,7 @@ func (s *service) setEnabled(id string, on bool) (*protocol.ServerResult, error)
 		return nil, err
 	}
 	if err := s.m.SetEnabled(id, on); err != nil {
-		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+		return nil, protocol.NewError(protocol.CodeFailed, protocol.ErrorData{Server: id}, "%v", err)
 	}
 	return s.serverResult(id)
 }
@@ -213,23 +213,33 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 		return nil, err
 	}
 	if st.State != runtime.StateReady {
-		return nil, protocol.Errorf(protocol.CodeNotReady, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))
+		return nil, protocol.NewError(protocol.CodeNotReady, protocol.ErrorData{Server: p.Server, State: string(st.State)}, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))
 	}
 	if len(p.Arguments) > 0 {
 		var obj map[string]any
 		if err := json.Unmarshal(p.Arguments, &obj); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInvalidParams, "tool.call: arguments must be a JSON object: %v", err)
+			return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "arguments", Server: p.Server, Tool: p.Tool}, "tool.call: params field \"arguments\" must be a JSON object")
 		}
 	}
 	s.mu.Lock()
 	agent := s.agent
 	s.mu.Unlock()
 	res, v, err := agent.CallTool(ctx, p.Server, p.Tool, p.Arguments)
-	if errors.Is(err, runtime.ErrDenied) {
-		return nil, &protocol.Error{Code: protocol.CodeDenied, Message: err.Error()}
-	}
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+	return s.toolCallResult(ctx, p, res, v, err)
+}
+
+// toolCallResult answers tool.call: the result, or an error that says in
+// one sentence what happened (denied, cancelled, failed), with the server
+// and tool as data.
+func (s *service) toolCallResult(ctx context.Context, p *protocol.ToolCallParams, res *core.Result, v permission.Verdict, err error) (*protocol.ToolCallResult, error) {
+	data := protocol.ErrorData{Server: p.Server, Tool: p.Tool, DecidedBy: v.By}
+	switch {
+	case errors.Is(err, runtime.ErrDenied):
+		return nil, protocol.NewError(protocol.CodeDenied, data, "tool %q of server %q: %s", p.Tool, p.Server, v.Reason)
+	case err != nil && ctx.Err() != nil:
+		return nil, protocol.NewError(protocol.CodeCancelled, data, "the call of tool %q of server %q was cancelled", p.Tool, p.Server)
+	case err != nil:
+		return nil, protocol.NewError(protocol.CodeFailed, data, "%v", err)
 	}
 	return &protocol.ToolCallResult{Result: wireResult(res), DecidedBy: v.By}, nil
 }
@@ -247,14 +257,14 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: start `host serve` with --model (OpenAI-compatible API) or --script FILE")
 	}
 	if strings.TrimSpace(p.Prompt) == "" {
-		return nil, protocol.Errorf(protocol.CodeInvalidParams, "run.start: empty prompt")
+		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "prompt"}, "run.start: params field \"prompt\" is required: the user's message")
 	}
 	s.mu.Lock()
 	conv := p.Conversation
 	history, ok := s.convs[conv]
 	if conv != "" && !ok {
 		s.mu.Unlock()
-		return nil, protocol.Errorf(protocol.CodeInvalidParams, "run.start: unknown conversation %q", conv)
+		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "conversation"}, "run.start: unknown conversation %q: pass the conversation an earlier run.start answered", conv)
 	}
 	if conv == "" {
 		s.nextConv++
@@ -318,7 +328,7 @@ func (s *service) RunCancel(ctx context.Context, p *protocol.RunCancelParams) (*
 	cancel, ok := s.runs[p.RunID]
 	s.mu.Unlock()
 	if !ok {
-		return nil, protocol.Errorf(protocol.CodeUnknownRun, "no run %q is in progress", p.RunID)
+		return nil, protocol.NewError(protocol.CodeUnknownRun, protocol.ErrorData{RunID: p.RunID}, "no run %q is in progress", p.RunID)
 	}
 	cancel()
 	return &protocol.Empty{}, nil
@@ -391,13 +401,13 @@ func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams
 // defines, pinned to the digest the UI showed.
 func (s *service) MCPApprove(ctx context.Context, p *protocol.ApproveParams) (*protocol.ServerResult, error) {
 	if p.Digest == "" {
-		return nil, protocol.Errorf(protocol.CodeInvalidParams, "mcp.approve: digest is required: send the approval.digest of the status the user saw")
+		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "digest", Server: p.ID}, "mcp.approve: params field \"digest\" is required: the approval.digest of the status the user saw")
 	}
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
 	if err := s.m.Approve(p.ID, p.Approve, p.Digest); err != nil {
-		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
+		return nil, protocol.NewError(protocol.CodeFailed, protocol.ErrorData{Server: p.ID}, "%v", err)
 	}
 	return s.serverResult(p.ID)
 }

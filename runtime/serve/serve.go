@@ -370,7 +370,7 @@ func (s *service) admit(method string) error {
 func (s *service) status(id string) (runtime.Status, error) {
 	st, err := s.m.Get(id)
 	if err != nil {
-		return runtime.Status{}, protocol.Errorf(protocol.CodeUnknownServer, "no server %q is configured", id)
+		return runtime.Status{}, protocol.NewError(protocol.CodeUnknownServer, protocol.ErrorData{Server: id}, "no server %q is configured", id)
 	}
 	return st, nil
 }
