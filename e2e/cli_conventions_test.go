@@ -1,12 +1,19 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/demo/servers"
 )
 
 // readServers returns the servers of a config file as written.
@@ -134,5 +141,76 @@ func TestCLIHelpVersionTypos(t *testing.T) {
 	// No arguments: the short usage, exit 2.
 	if _, errOut, code := h.run(t, nil); code != 2 || !strings.Contains(errOut, "Usage") {
 		t.Errorf("no arguments: code %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCLIKeyringWarningOnce: without a keyring, commands say nothing about
+// it; host mcp get reports the storage; the one warning comes when a token
+// is actually stored in the file, after the login prompts, not before.
+func TestCLIKeyringWarningOnce(t *testing.T) {
+	env, err := servers.Start(context.Background(), servers.Options{TokenLifetime: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	h := newHostCLI(t)
+	// No keyring: the session bus is a path where none listens.
+	noKeyring := []string{"MCP_HOST_TOKEN_STORE=auto", "DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(h.dir, "no-bus")}
+	if _, errOut, code := h.run(t, noKeyring, "mcp", "add", "notes", env.MCPURL); code != 0 {
+		t.Fatalf("add: %d %s", code, errOut)
+	}
+	h.run(t, noKeyring, "mcp", "add", "local", "--", "true")
+	for _, args := range [][]string{{"mcp", "list"}, {"mcp", "get", "notes"}, {"mcp", "test", "notes"}, {"mcp", "get", "local"}, {"mcp", "tools"}} {
+		out, errOut, _ := h.run(t, noKeyring, args...)
+		if strings.Contains(strings.ToLower(errOut), "keyring") || strings.Contains(errOut, "dbus") {
+			t.Errorf("%v printed a keyring warning with no token stored:\n%s", args, errOut)
+		}
+		if args[1] == "get" && !strings.Contains(out, "tokens kept in:") || args[1] == "get" && !strings.Contains(out, "keyring unavailable") {
+			t.Errorf("%v does not report the token storage:\n%s", args, out)
+		}
+	}
+
+	cmd := exec.Command(h.bin, "mcp", "login", "notes", "--no-browser")
+	cmd.Dir = h.dir
+	cmd.Env = append(os.Environ(), append([]string{"MCP_HOST_CONFIG=" + h.global, "MCP_HOST_SERVERS="}, noKeyring...)...)
+	stdin, _ := cmd.StdinPipe()
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitOut := func(marker string) string {
+		deadline := time.Now().Add(30 * time.Second)
+		for !strings.Contains(out.String(), marker) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("no %q in:\n%s", marker, out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return out.String()
+	}
+	waitOut("Open the login page? [Y/n]")
+	io.WriteString(stdin, "y\n")
+	text := waitOut("Paste that whole address here:")
+	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no URL printed:\n%s", text)
+	}
+	if strings.Contains(strings.ToLower(text), "keyring") {
+		t.Errorf("keyring warning before or inside the login prompt:\n%s", text)
+	}
+	io.WriteString(stdin, approveConsent(t, m[1])+"\n")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("login: %v\n%s", err, out.String())
+	}
+	after := strings.TrimPrefix(out.String(), text)
+	if n := strings.Count(after, "warning:"); n != 1 || !strings.Contains(after, "keyring unavailable") || !strings.Contains(after, "mcp-auth.json") {
+		t.Errorf("want one warning naming the file fallback after the login, got %d:\n%s", n, after)
+	}
+	// The token is stored now; later commands do not repeat the warning.
+	o, errOut, code := h.run(t, noKeyring, "mcp", "get", "notes")
+	if code != 0 || strings.Contains(strings.ToLower(errOut), "keyring") || !strings.Contains(o, "keyring unavailable") {
+		t.Errorf("get after login: code %d\n%s%s", code, o, errOut)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,29 +12,19 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/termsafe"
-	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
-// tokenStoreDir is where tokens live when the keyring is not used: next to
-// the global config.
-func tokenStoreDir(globalConfig string) string { return filepath.Dir(globalConfig) }
-
-// openTokenStore opens the token store named by $MCP_HOST_TOKEN_STORE
-// (auto, keyring or file; default auto).
-func openTokenStore(globalConfig string) (*tokenstore.Store, error) {
-	return tokenstore.Open(tokenstore.Options{Backend: os.Getenv("MCP_HOST_TOKEN_STORE"), Dir: tokenStoreDir(globalConfig)})
-}
-
 // managerOptions are the options every CLI manager uses: the persistent
-// token store and the terminal for logins.
+// token store and the terminal for logins. The store is opened (and the
+// keyring probed) once per process, quietly: a keyring that is not there
+// is reported by host mcp get's storage line, and by one warning when a
+// token is first stored in the file instead.
 func (c *cli) managerOptions() runtime.ManagerOptions {
 	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}}
 	if c.store == nil && c.storeErr == nil {
-		c.store, c.storeErr = openTokenStore(c.global)
+		c.store, c.storeErr = openTokenStore(c.global, func(w string) { c.warnf("%s", w) })
 		if c.storeErr != nil {
 			c.warnf("token store: %v (tokens are kept for this command only)", c.storeErr)
-		} else if w := c.store.Warning(); w != "" {
-			c.warnf("%s", w)
 		}
 	}
 	if c.store != nil {

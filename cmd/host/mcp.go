@@ -15,7 +15,6 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/termsafe"
-	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
 // cli carries what every mcp subcommand needs.
@@ -26,7 +25,7 @@ type cli struct {
 	project        string // project config path
 
 	in       *bufio.Reader // stdin, once something reads it
-	store    *tokenstore.Store
+	store    *noticeStore
 	storeErr error
 
 	approvalStore *approval.Store

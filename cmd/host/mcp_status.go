@@ -143,7 +143,7 @@ func (c *cli) get(args []string) int {
 		line("last connected", st.LastConnectedAt.Format(time.RFC3339))
 	}
 	line("auth", st.Auth)
-	line("tokens kept in", st.AuthStorage)
+	line("tokens kept in", c.storage(st))
 	if a := st.Approval; a != nil {
 		line("approval", fmt.Sprintf("%s (digest %.12s…)", a.Decision, a.Digest))
 		line("defined in", a.File)
@@ -275,4 +275,17 @@ func (c *cli) tools(args []string) int {
 	}
 	tw.Flush()
 	return code
+}
+
+// storage names where tokens are kept for a server's status: its own
+// storage line, else the store this command opened (a stdio server has
+// none, yet the keyring's state is worth knowing).
+func (c *cli) storage(st runtime.Status) string {
+	switch {
+	case st.AuthStorage != "":
+		return st.AuthStorage
+	case c.store != nil:
+		return c.store.Describe()
+	}
+	return ""
 }

@@ -116,12 +116,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second}
-	if store, err := openTokenStore(global); err != nil {
+	if store, err := openTokenStore(global, func(w string) { logger.Warn(w) }); err != nil {
 		logger.Error("token store unavailable; tokens are kept in memory for this process", "error", err)
 	} else {
-		if w := store.Warning(); w != "" {
-			logger.Warn(w)
-		}
 		mo.AuthStore, mo.AuthStorage = store, store.Describe()
 	}
 	if mo.Approvals, err = openApprovals(global); err != nil {
