@@ -130,7 +130,7 @@ func (m *Model) approvalView() string {
 		b.WriteString(styleWarn.Render("warning: "+w) + "\n")
 	}
 	b.WriteString("[a]pprove  [d]eny  [l]ater (asks nothing now; /approve " + st.ID + " or /deny " + st.ID + " any time)")
-	return styleBox.Render(clip(b.String(), m.width-4))
+	return styleBox.Render(wrapHard(strings.TrimRight(b.String(), "\n"), m.width-4))
 }
 
 // renderApproval adds a server's approval and warnings to /mcp <id>.

@@ -197,7 +197,7 @@ func (m *Model) askView() string {
 	case a.elicit != nil:
 		fmt.Fprintf(&b, "%s asks: %s\n(Esc declines)", a.elicit.Server, a.elicit.Message)
 	}
-	return styleBox.Render(b.String())
+	return styleBox.Render(wrapHard(strings.TrimRight(b.String(), "\n"), m.width-4))
 }
 
 // maxDescLines bounds the lines of a tool's description a confirm shows.

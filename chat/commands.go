@@ -79,6 +79,7 @@ func (m *Model) submit(text string) tea.Cmd {
 			return renderDetail(g.Server), nil
 		})
 	case "/tools":
+		width := m.width - 4
 		return m.call("detail-tools", "listing tools", callTimeout, func(ctx context.Context) (string, error) {
 			l, err := m.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: arg})
 			if err != nil {
@@ -87,7 +88,7 @@ func (m *Model) submit(text string) tea.Cmd {
 			for i := range l.Tools {
 				cleanTool(&l.Tools[i])
 			}
-			return renderTools(l), nil
+			return renderTools(l, width), nil
 		})
 	case "/login":
 		if !needID() {
@@ -189,17 +190,20 @@ func renderDetail(d protocol.ServerDetail) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func renderTools(l *protocol.ToolsListResult) string {
-	var b strings.Builder
+// renderTools lays the tools out in a table of at most width cells.
+func renderTools(l *protocol.ToolsListResult, width int) string {
+	if len(l.Tools) == 0 {
+		return "no tools (are the servers ready? /mcp)"
+	}
+	cols := []column{{head: "MODEL SEES", min: 12}, {head: "SERVER/TOOL", min: 12}, {head: "DESCRIPTION", min: 10}}
 	for _, t := range l.Tools {
 		o := t.Server + "/" + t.Tool
 		if t.Server == "" {
 			o = "(local)"
 		}
-		fmt.Fprintf(&b, "%-40s %-28s %s\n", t.PublicName, o, truncate(t.Description, 60))
+		for i, v := range []string{t.PublicName, o, truncate(t.Description, 60)} {
+			cols[i].cells = append(cols[i].cells, v)
+		}
 	}
-	if len(l.Tools) == 0 {
-		b.WriteString("no tools (are the servers ready? /mcp)\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
+	return renderTable(cols, width)
 }

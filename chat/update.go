@@ -16,18 +16,24 @@ import (
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
 	if len(m.out) > 0 {
-		text := strings.Join(m.out, "\n")
-		m.out = nil
-		cmd = tea.Sequence(tea.Println(text), cmd)
+		cmd = tea.Sequence(tea.Println(m.printable()), cmd)
 	}
 	return model, cmd
+}
+
+// printable takes what the transcript gained, wrapped at word boundaries
+// to the terminal's width.
+func (m *Model) printable() string {
+	text := wrapWords(strings.Join(m.out, "\n"), m.width)
+	m.out = nil
+	return text
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := clean(msg).(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.input.Width = msg.Width - 4
+		m.input.Width = max(msg.Width, minWidth) - 4
 		return m, nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd

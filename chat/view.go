@@ -7,28 +7,31 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
-// mcpTable renders the live /mcp view.
+// mcpTable renders the live /mcp view, its columns chosen for the width.
 func (m *Model) mcpTable() string {
 	ids := make([]string, 0, len(m.servers))
 	for id := range m.servers {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-16s %-10s %-8s %-8s %-14s %-6s %s\n", "ID", "TRANSPORT", "SOURCE", "ENABLED", "STATE", "TOOLS", "AUTH")
+	cols := []column{{head: "ID", min: 8}, {head: "TRANSPORT", drop: 2}, {head: "SOURCE", drop: 3}, {head: "ENABLED", drop: 4},
+		{head: "STATE"}, {head: "TOOLS", drop: 1}, {head: "AUTH", min: 6}}
 	for _, id := range ids {
 		st := m.servers[id]
 		state := st.State
 		if state == protocol.StateConnecting {
 			state = m.spin.View() + " " + state
 		}
-		fmt.Fprintf(&b, "%-16s %-10s %-8s %-8v %-14s %-6d %s\n", truncate(id, 16), st.Transport, st.Source, st.Enabled, state, st.Tools, truncate(authText(st), 40))
+		for i, v := range []string{id, st.Transport, st.Source, fmt.Sprint(st.Enabled), state, fmt.Sprint(st.Tools), truncate(authText(st), 40)} {
+			cols[i].cells = append(cols[i].cells, v)
+		}
 	}
-	return styleBox.Render(strings.TrimRight(b.String(), "\n"))
+	return styleBox.Render(renderTable(cols, max(m.width, minWidth)-4))
 }
 
 // View draws the screen.
@@ -41,39 +44,25 @@ func (m *Model) View() string {
 		footer = append(footer, m.mcpTable())
 	}
 	if m.detail != "" {
-		footer = append(footer, styleBox.Render(clip(m.detail, m.width-4)))
+		footer = append(footer, styleBox.Render(fit(m.detail, m.width-4)))
 	}
 	if m.ask != nil {
-		footer = append(footer, clip(m.askView(), m.width))
+		footer = append(footer, m.askView())
 	} else if m.approving != "" {
 		footer = append(footer, m.approvalView())
 	}
 	footer = append(footer, m.repeatLines()...)
 	footer = append(footer, m.statusLine(), m.input.View())
-	foot := strings.Join(footer, "\n")
+	foot := fit(strings.Join(footer, "\n"), m.width)
 	if m.stream == "" {
 		return foot
 	}
 	// The answer in progress: its last lines, above the footer.
-	lines := strings.Split(m.streamText(), "\n")
+	lines := strings.Split(wrapHard(m.streamText(), m.width), "\n")
 	if room := m.height/2 - 1; room > 0 && len(lines) > room {
 		lines = lines[len(lines)-room:]
 	}
-	return clip(strings.Join(lines, "\n"), m.width) + "\n" + foot
-}
-
-// clip cuts every line of s to width characters.
-func clip(s string, width int) string {
-	if width < 10 {
-		width = 10
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if r := []rune(l); len(r) > width {
-			lines[i] = string(r[:width-1]) + "…"
-		}
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n") + "\n" + foot
 }
 
 func (m *Model) statusLine() string {
@@ -115,13 +104,18 @@ func (m *Model) statusLine() string {
 	if _, running := m.waiting["run"]; !running && (m.ask != nil || m.approving != "") {
 		busy = append(busy, "waiting for your answer")
 	}
-	if len(busy) > 0 {
-		line += "  " + m.spin.View() + " " + strings.Join(busy, "; ")
-	}
 	if m.model != "" {
 		line += "  · model " + m.model
 	}
-	return styleDim.Render(line)
+	if len(busy) == 0 {
+		return styleDim.Render(line)
+	}
+	// What it waits for goes on the line when it fits, else on its own.
+	doing := m.spin.View() + " " + strings.Join(busy, "; ")
+	if ansi.StringWidth(line)+2+ansi.StringWidth(doing) <= max(m.width, minWidth) {
+		return styleDim.Render(line + "  " + doing)
+	}
+	return styleDim.Render(line) + "\n" + styleDim.Render(doing)
 }
 
 // runLabel says what the run in progress waits for: the person's

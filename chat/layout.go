@@ -1,0 +1,144 @@
+package chat
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The screen must fit the terminal from 60 to 250 columns: a line wider
+// than the terminal wraps, and the next redraw then leaves a stale line
+// behind. The footer is fitted (each line cut to the width, with …), the
+// transcript and the streamed answer are wrapped at word boundaries, and
+// the tables choose their columns for the width.
+
+// minWidth is the narrowest layout the chat draws for.
+const minWidth = 20
+
+// fit cuts every line of s (which may hold styles) to width cells.
+func fit(s string, width int) string {
+	width = max(width, minWidth)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapWords wraps every line of s at spaces to width cells. A word wider
+// than width (a URL, say) is left whole on its own line, for the terminal
+// to fold: cutting it would break copying it.
+func wrapWords(s string, width int) string {
+	width = max(width, minWidth)
+	lines := strings.Split(s, "\n")
+	var out []string
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= width {
+			out = append(out, l)
+			continue
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		var cur string
+		curW := 0
+		for _, w := range strings.Split(strings.TrimLeft(l, " "), " ") {
+			ww := ansi.StringWidth(w)
+			switch {
+			case curW == 0:
+				cur, curW = indent+w, len(indent)+ww
+			case curW+1+ww <= width:
+				cur, curW = cur+" "+w, curW+1+ww
+			default:
+				out = append(out, strings.TrimRight(cur, " "))
+				cur, curW = indent+w, len(indent)+ww
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrapHard wraps s at spaces to width cells and cuts words wider than
+// that: for text inside a box, whose border must stay in place.
+func wrapHard(s string, width int) string {
+	return fit(wrapWords(s, width), width)
+}
+
+// column is a column of a table: its heading and cells, the order in
+// which it is dropped when the table is too wide (0: never; higher goes
+// first) and the width it may shrink to (0: it does not shrink).
+type column struct {
+	head  string
+	cells []string
+	drop  int
+	min   int
+}
+
+// renderTable lays cols out in at most width cells: columns are dropped,
+// then shrunk (cells cut with …), until the table fits.
+func renderTable(cols []column, width int) string {
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = ansi.StringWidth(c.head)
+		for _, s := range c.cells {
+			widths[i] = max(widths[i], ansi.StringWidth(s))
+		}
+	}
+	total := func() int {
+		t := 0
+		n := 0
+		for i := range cols {
+			if widths[i] > 0 {
+				t += widths[i]
+				n++
+			}
+		}
+		return t + 2*max(n-1, 0)
+	}
+	for total() > width {
+		best := -1
+		for i, c := range cols {
+			if widths[i] > 0 && c.drop > 0 && (best < 0 || c.drop > cols[best].drop) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		widths[best] = 0
+	}
+	// Shrink from the last column that may shrink back to the first.
+	for i := len(cols) - 1; i >= 0 && total() > width; i-- {
+		if cols[i].min > 0 && widths[i] > cols[i].min {
+			widths[i] = max(cols[i].min, widths[i]-(total()-width))
+		}
+	}
+	rows := 0
+	for _, c := range cols {
+		rows = max(rows, len(c.cells))
+	}
+	var b strings.Builder
+	for r := -1; r < rows; r++ {
+		var cells []string
+		for i, c := range cols {
+			if widths[i] == 0 {
+				continue
+			}
+			s := c.head
+			if r >= 0 {
+				s = ""
+				if r < len(c.cells) {
+					s = c.cells[r]
+				}
+			}
+			s = ansi.Truncate(s, widths[i], "…")
+			cells = append(cells, s+strings.Repeat(" ", widths[i]-ansi.StringWidth(s)))
+		}
+		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " "))
+		if r < rows-1 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,144 @@
+package chat
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+var layoutWidths = []int{60, 70, 100, 200, 250}
+
+func sized(m *Model, w int) {
+	m.update(tea_WindowSize(w, 40))
+}
+
+// tooWide returns the lines of s wider than width.
+func tooWide(s string, width int) []string {
+	var bad []string
+	for _, l := range strings.Split(s, "\n") {
+		if lipgloss.Width(l) > width {
+			bad = append(bad, l)
+		}
+	}
+	return bad
+}
+
+func layoutModel() *Model {
+	return NewModel(&fakeRuntime{}, &protocol.InitializeResult{
+		Capabilities: protocol.RuntimeCapabilities{Runs: true, Model: "scripted (script.json)"},
+		Servers: []protocol.ServerStatus{
+			{ID: "everything", Transport: "stdio", Source: "global", Enabled: true, State: protocol.StateReady, Tools: 15},
+			{ID: "notes", Transport: "http", Source: "global", Enabled: true, State: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}},
+			{ID: "a-rather-long-server-id", Transport: "sse", Source: "project", Enabled: true, State: protocol.StateConnecting},
+		},
+	})
+}
+
+// From 60 to 250 columns no line of the screen is wider than the
+// terminal (a wider one wraps, and the next redraw leaves a stale line),
+// and the /mcp table keeps what matters: ids, states and the auth column.
+func TestLayoutFitsEveryWidth(t *testing.T) {
+	for _, w := range layoutWidths {
+		m := layoutModel()
+		sized(m, w)
+		typeLine(m, "/mcp")
+		v := m.View()
+		if bad := tooWide(v, w); len(bad) > 0 {
+			t.Errorf("%d columns: lines too wide:\n%s", w, strings.Join(bad, "\n"))
+		}
+		for _, want := range []string{"everything", "auth_required", "not logged in", "a-rather-long-server-id", "servers: 1 ready, 1 auth_required", "model scripted"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%d columns: the screen lacks %q:\n%s", w, want, v)
+			}
+		}
+		for _, l := range strings.Split(m.mcpTable(), "\n") {
+			if strings.HasPrefix(l, "│") && !strings.HasSuffix(l, "│") {
+				t.Errorf("%d columns: a table line is cut: %q", w, l)
+			}
+		}
+	}
+}
+
+// /tools aligns its columns whatever the length of the names.
+func TestToolsColumnsAligned(t *testing.T) {
+	l := &protocol.ToolsListResult{Tools: []protocol.ToolInfo{
+		{PublicName: "everything__echo", Server: "everything", Tool: "echo", Description: "Echoes back the input"},
+		{PublicName: "a_very_long_server_name_indeed__get_tiny_image_with_a_long_name", Server: "a_very_long_server_name_indeed", Tool: "get_tiny_image_with_a_long_name", Description: "Returns a tiny image"},
+		{PublicName: "x__y", Server: "x", Tool: "y", Description: "short"},
+	}}
+	for _, w := range layoutWidths {
+		out := renderTools(l, w-4)
+		if bad := tooWide(out, w-4); len(bad) > 0 {
+			t.Errorf("%d columns: lines too wide:\n%s", w, strings.Join(bad, "\n"))
+		}
+		lines := strings.Split(out, "\n")
+		col := strings.Index(lines[0], "SERVER/TOOL")
+		for _, line := range lines[1:] {
+			r := []rune(line)
+			if col < 2 || len(r) <= col || r[col-1] != ' ' || r[col] == ' ' {
+				t.Errorf("%d columns: the origin column is not at %d:\n%s", w, col, out)
+				break
+			}
+		}
+		if w >= 200 && !strings.Contains(out, "a_very_long_server_name_indeed/get_tiny_image_with_a_long_name") {
+			t.Errorf("%d columns: a long name is cut:\n%s", w, out)
+		}
+	}
+}
+
+// Long transcript lines wrap at word boundaries, to the terminal's width;
+// a URL (no spaces) is left whole for the terminal to fold, so that it
+// can still be copied.
+func TestTranscriptWrapsAtWords(t *testing.T) {
+	m := layoutModel()
+	sized(m, 60)
+	m.out = nil
+	m.addLine(strings.Repeat("wording ", 30))
+	url := "http://127.0.0.1:1234/authorize?" + strings.Repeat("state=abcdef&", 10)
+	m.addLine(url)
+	out := m.printable()
+	for _, l := range strings.Split(out, "\n") {
+		if l == url {
+			continue
+		}
+		if lipgloss.Width(l) > 60 {
+			t.Errorf("line wider than 60: %q", l)
+		}
+		if !regexp.MustCompile(`^(wording ?)*$`).MatchString(strings.TrimSpace(l)) {
+			t.Errorf("a word was cut: %q", l)
+		}
+	}
+	if !strings.Contains(out, url) {
+		t.Errorf("the URL was broken:\n%s", out)
+	}
+}
+
+// The login's paste-back screen keeps its box and the whole instruction
+// at 60 columns.
+func TestPasteBackScreenIntact(t *testing.T) {
+	m := layoutModel()
+	sized(m, 60)
+	m.update(askMsg{prompt: &protocol.PromptParams{Title: "Log in to notes",
+		Message: "No browser could be opened. Open the URL printed above in any browser, log in, then paste the address the browser ends on (it starts with http://127.0.0.1) below.",
+		URL:     "http://127.0.0.1:1234/authorize?client_id=abc&state=xyz"}, reply: make(chan answer, 1)})
+	v := m.View()
+	if bad := tooWide(v, 60); len(bad) > 0 {
+		t.Errorf("lines too wide:\n%s", strings.Join(bad, "\n"))
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if strings.HasPrefix(l, "│") != strings.HasSuffix(l, "│") {
+			t.Errorf("a stray border: %q", l)
+		}
+	}
+	for _, want := range []string{"paste the address here (Esc cancels)", "below."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func tea_WindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
