@@ -214,3 +214,24 @@ func TestCLIKeyringWarningOnce(t *testing.T) {
 		t.Errorf("get after login: code %d\n%s%s", code, o, errOut)
 	}
 }
+
+// TestCLICallNotReady: calling a tool of a server that is off, or that
+// does not start, fails with one line that says why.
+func TestCLICallNotReady(t *testing.T) {
+	h := newHostCLI(t)
+	h.run(t, nil, "mcp", "add", "off", "--disabled", "--", "true")
+	h.run(t, nil, "mcp", "add", "broken", "--", "false")
+	for _, tc := range []struct{ id, want string }{
+		{"off", "disabled"},
+		{"broken", "broken"},
+	} {
+		out, errOut, code := h.run(t, nil, "mcp", "call", tc.id, "echo", "--yes")
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code == 0 || len(lines) != 1 || !strings.Contains(errOut, tc.want) || strings.HasSuffix(strings.TrimSpace(errOut), ":") || out != "" {
+			t.Errorf("call on %s: code %d, stdout %q, stderr %q; want non-zero and one line with %q", tc.id, code, out, errOut, tc.want)
+		}
+	}
+	if _, errOut, _ := h.run(t, nil, "mcp", "call", "off", "echo", "--yes"); !strings.Contains(errOut, "host mcp enable off") {
+		t.Errorf("call on a disabled server does not say how to enable it: %q", errOut)
+	}
+}

@@ -43,10 +43,13 @@ func (c *cli) call(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "call: %v", err)
 	}
+	if !e.Config.IsEnabled() {
+		return c.failf(exitFailure, "call: server %q is disabled (turn it on with: host mcp enable %s)", id, id)
+	}
 	m, st := c.connectOne(e, false)
 	defer m.Close()
 	if st.State != runtime.StateReady {
-		return c.failf(exitFor(st), "call: server %q is %s: %s", id, st.State, st.LastError)
+		return c.failf(notReadyExit(st), "call: %s", notReady(st))
 	}
 	tools, err := m.Tools(id)
 	if err != nil {
@@ -194,4 +197,23 @@ func printResult(w io.Writer, res *mcp.CallToolResult) {
 		b, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
 		fmt.Fprintf(w, "structured content:\n%s\n", jsonSafe(b))
 	}
+}
+
+// notReady says in one line why a server cannot take a call: its state,
+// and the first line of its last error when there is one.
+func notReady(st runtime.Status) string {
+	msg := fmt.Sprintf("server %q is %s", st.ID, st.State)
+	if e := firstLine(st.LastError); e != "" {
+		msg += ": " + truncate(e, maxErrorLine)
+	}
+	return msg
+}
+
+// notReadyExit is the exit code of a call to a server that is not ready:
+// never 0, whatever state it settled in.
+func notReadyExit(st runtime.Status) int {
+	if code := exitFor(st); code != exitOK {
+		return code
+	}
+	return exitFailure
 }
