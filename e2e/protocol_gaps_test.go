@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -191,4 +192,73 @@ func TestProtocolErrorAnswers(t *testing.T) {
 	if e := raw(`{"jsonrpc":"2.0","id":"j","method":"mcp.get","params":{"id":"nope"}}`); e["data"].(map[string]any)["server"] != "nope" {
 		t.Errorf("unknown server error does not name it: %v", e)
 	}
+}
+
+// TestProtocolStatusOncePerChange: mcp.status is sent once per change
+// (never twice the same status back to back), mcp.reconnect answers with
+// the state after the change (connecting) and no "ready, 0 tools" status
+// shows while the old session closes, and a removed server is reported
+// with its last state and transport (issue 13 item 5).
+func TestProtocolStatusOncePerChange(t *testing.T) {
+	g := startGaps(t, protocol.UICapabilities{}, nil)
+	ctx := ctxT(t, time.Minute)
+	res, err := g.rt.MCPReconnect(ctx, &protocol.ServerParams{ID: "everything"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Server.State != protocol.StateConnecting {
+		t.Errorf("mcp.reconnect answered %s with %d tools, want connecting", res.Server.State, res.Server.Tools)
+	}
+	var seen []string
+	waitFor(t, 30*time.Second, "everything ready again", func() bool {
+		st, err := g.rt.MCPGet(ctx, &protocol.ServerParams{ID: "everything"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, fmt.Sprintf("%s/%d", st.Server.State, st.Server.Tools))
+		return st.Server.State == protocol.StateReady && st.Server.Tools > 0
+	})
+	for _, s := range seen {
+		if s == protocol.StateReady+"/0" {
+			t.Errorf("mcp.get showed ready with 0 tools during the reconnect: %v", seen)
+			break
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // late notifications
+	writeJSONFile(t, g.config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{}}})
+	var removed protocol.MCPStatusParams
+	waitFor(t, 20*time.Second, "everything removed", func() bool {
+		g.ui.mu.Lock()
+		defer g.ui.mu.Unlock()
+		for _, st := range g.ui.statuses {
+			if st.Removed {
+				removed = st
+				return true
+			}
+		}
+		return false
+	})
+	if removed.Server.ID != "everything" || removed.Server.Transport != "stdio" || removed.Server.State == "" {
+		t.Errorf("removed status: %+v", removed)
+	}
+	time.Sleep(500 * time.Millisecond)
+	g.ui.mu.Lock()
+	defer g.ui.mu.Unlock()
+	var last []byte
+	var seq []string
+	for i, st := range g.ui.statuses {
+		b, _ := json.Marshal(st)
+		seq = append(seq, fmt.Sprintf("%s/%d", st.Server.State, st.Server.Tools))
+		if bytes.Equal(b, last) {
+			t.Errorf("mcp.status %d repeats the one before: %s", i, b)
+		}
+		if st.Server.State == protocol.StateReady && st.Server.Tools == 0 {
+			t.Errorf("mcp.status %d: ready with 0 tools: %s", i, b)
+		}
+		if st.Removed && i != len(g.ui.statuses)-1 {
+			t.Errorf("a status after the removal: %v", seq)
+		}
+		last = b
+	}
+	t.Logf("statuses: %v", seq)
 }

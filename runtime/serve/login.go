@@ -34,7 +34,14 @@ func (s *service) MCPLogout(ctx context.Context, p *protocol.LogoutParams) (*pro
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
+	// The server reconnects without its tokens: the answer and every
+	// status from now on say connecting until the manager reports where it
+	// lands (auth_required).
+	s.markReconnecting(p.ID)
 	err := s.m.Logout(ctx, p.ID, p.ForgetClient)
+	if err != nil {
+		s.unmarkReconnecting(p.ID)
+	}
 	if errors.Is(err, runtime.ErrNoOAuth) {
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	}

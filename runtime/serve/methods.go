@@ -72,6 +72,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	// The snapshot is taken after initialized is set, so every later change
 	// also arrives as an mcp.status notification: none is lost in between.
 	res.Servers = s.list()
+	s.seedStatuses(res.Servers)
 	if p.ProtocolVersion != "" && p.ProtocolVersion != protocol.Version {
 		s.logUI("warn", "", fmt.Sprintf("the UI speaks protocol %s, the runtime %s", p.ProtocolVersion, protocol.Version))
 	}
@@ -100,7 +101,7 @@ func (s *service) list() []protocol.ServerStatus {
 	sts := s.m.List()
 	out := make([]protocol.ServerStatus, len(sts))
 	for i, st := range sts {
-		out[i] = wireStatus(st)
+		out[i] = s.wireStatus(st)
 	}
 	return out
 }
@@ -117,7 +118,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 	if err != nil {
 		return nil, err
 	}
-	d := protocol.ServerDetail{ServerStatus: wireStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}}
+	d := protocol.ServerDetail{ServerStatus: s.wireStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}}
 	s.mu.Lock()
 	e := s.entries[p.ID]
 	s.mu.Unlock()
@@ -146,7 +147,7 @@ func (s *service) serverResult(id string) (*protocol.ServerResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.ServerResult{Server: wireStatus(st)}, nil
+	return &protocol.ServerResult{Server: s.wireStatus(st)}, nil
 }
 
 // MCPReconnect drops the connection and connects again.
@@ -154,7 +155,9 @@ func (s *service) MCPReconnect(ctx context.Context, p *protocol.ServerParams) (*
 	if _, err := s.status(p.ID); err != nil {
 		return nil, err
 	}
+	s.markReconnecting(p.ID)
 	if err := s.m.Reconnect(p.ID); err != nil {
+		s.unmarkReconnecting(p.ID)
 		return nil, protocol.NewError(protocol.CodeFailed, protocol.ErrorData{Server: p.ID}, "%v", err)
 	}
 	return s.serverResult(p.ID)

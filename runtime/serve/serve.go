@@ -142,6 +142,12 @@ type service struct {
 	nextRun     int
 	nextConv    int
 	closing     bool
+	// reconnecting holds the servers that show connecting until the
+	// manager reports their reconnect (see wireStatus).
+	reconnecting map[string]bool
+	// lastSent is the last mcp.status sent per server; only the
+	// notification goroutine uses it.
+	lastSent map[string]protocol.ServerStatus
 
 	// Notifications go out in order on one goroutine, so that no state
 	// change waits for the UI to read.
@@ -160,13 +166,15 @@ func newService(opts ServeOptions) *service {
 		opts.WatchInterval = DefaultWatchInterval
 	}
 	s := &service{
-		opts:    opts,
-		log:     opts.Logger,
-		quit:    make(chan struct{}),
-		entries: map[string]config.ServerEntry{},
-		runs:    map[string]context.CancelFunc{},
-		convs:   map[string][]core.Message{},
-		ndone:   make(chan struct{}),
+		opts:         opts,
+		log:          opts.Logger,
+		quit:         make(chan struct{}),
+		entries:      map[string]config.ServerEntry{},
+		runs:         map[string]context.CancelFunc{},
+		convs:        map[string][]core.Message{},
+		reconnecting: map[string]bool{},
+		lastSent:     map[string]protocol.ServerStatus{},
+		ndone:        make(chan struct{}),
 	}
 	s.ncond = sync.NewCond(&s.nmu)
 	return s
@@ -177,15 +185,7 @@ func newService(opts ServeOptions) *service {
 func (s *service) start() {
 	mo := s.opts.Manager
 	mo.Logger = s.log
-	mo.OnStatus = func(st runtime.Status) {
-		s.mu.Lock()
-		ready := s.initialized
-		s.mu.Unlock()
-		if ready {
-			p := &protocol.MCPStatusParams{Server: wireStatus(st)}
-			s.enqueue(func() { s.ui.MCPStatus(context.Background(), p) })
-		}
-	}
+	mo.OnStatus = s.onStatus
 	mo.Elicit = s.elicit
 	s.m = runtime.NewManager(mo)
 	s.reload()
@@ -227,10 +227,10 @@ func (s *service) reload() {
 		servers = append(servers, e)
 	}
 	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })
-	var removed []string
-	for id := range s.entries {
+	var removed []config.ServerEntry
+	for id, e := range s.entries {
 		if _, ok := entries[id]; !ok {
-			removed = append(removed, id)
+			removed = append(removed, e)
 		}
 	}
 	s.entries, s.problems, s.files = entries, problems, eff.Files
@@ -241,9 +241,11 @@ func (s *service) reload() {
 	}
 	s.m.Apply(servers)
 	if ready {
-		for _, id := range removed {
-			p := &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: id}, Removed: true}
-			s.enqueue(func() { s.ui.MCPStatus(context.Background(), p) })
+		for _, e := range removed {
+			// Sent with the last status the UI saw, or, for a server never
+			// reported, its transport and state disabled.
+			st := protocol.ServerStatus{ID: e.ID, Transport: e.Config.TransportName(), Source: string(e.Source), State: protocol.StateDisabled}
+			s.sendStatus(protocol.MCPStatusParams{Server: st, Removed: true})
 		}
 		for _, pr := range problems {
 			p := &protocol.LogParams{Level: "warn", Message: pr}

@@ -1,0 +1,106 @@
+package serve
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime"
+)
+
+// onStatus is the manager's OnStatus: it reports a server's change to the
+// UI once it has initialized. Reports of a server that has left the
+// configuration (a late one from its closing goroutine) are dropped: the
+// UI was told it is gone.
+func (s *service) onStatus(st runtime.Status) {
+	s.mu.Lock()
+	ready := s.initialized
+	s.mu.Unlock()
+	if !ready {
+		return
+	}
+	if _, err := s.m.Get(st.ID); err != nil {
+		return
+	}
+	s.sendStatus(protocol.MCPStatusParams{Server: s.wireStatus(st)})
+}
+
+// wireStatus is the package's wireStatus, but a server whose reconnect the
+// UI asked for shows connecting from the answer on, instead of its old
+// session's "ready" (with 0 tools, the session being closed) until the
+// manager reports the new connect.
+func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
+	out := wireStatus(st)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.reconnecting[st.ID] {
+		return out
+	}
+	if st.State != runtime.StateReady {
+		delete(s.reconnecting, st.ID)
+		return out
+	}
+	out.State, out.Tools, out.SessionID = protocol.StateConnecting, 0, ""
+	return out
+}
+
+// markReconnecting makes id show connecting until the manager reports a
+// state other than ready, for a server that the request about to be made
+// makes connect again (only states that a poke moves: ready, error,
+// auth_required).
+func (s *service) markReconnecting(id string) {
+	st, err := s.m.Get(id)
+	if err != nil {
+		return
+	}
+	switch st.State {
+	case runtime.StateReady, runtime.StateError, runtime.StateAuthRequired:
+	default:
+		return
+	}
+	s.mu.Lock()
+	s.reconnecting[id] = true
+	s.mu.Unlock()
+}
+
+func (s *service) unmarkReconnecting(id string) {
+	s.mu.Lock()
+	delete(s.reconnecting, id)
+	s.mu.Unlock()
+}
+
+// sendStatus queues an mcp.status. On the notification goroutine, in
+// order: a status equal to the last one sent for the server is not sent
+// again, and a removal carries the server's last reported status (its
+// state and transport as the UI last saw them) with removed: true.
+func (s *service) sendStatus(p protocol.MCPStatusParams) {
+	s.enqueue(func() {
+		id := p.Server.ID
+		last, seen := s.lastSent[id]
+		switch {
+		case p.Removed:
+			if seen {
+				p.Server = last
+			}
+			delete(s.lastSent, id)
+		case seen && reflect.DeepEqual(last, p.Server):
+			return
+		default:
+			s.lastSent[id] = p.Server
+		}
+		s.ui.MCPStatus(context.Background(), &p)
+	})
+}
+
+// seedStatuses records the statuses initialize answered with as sent, for
+// servers with no notification sent yet, so that a removal right after
+// initialize still says what the server was.
+func (s *service) seedStatuses(sts []protocol.ServerStatus) {
+	s.enqueue(func() {
+		for _, st := range sts {
+			if _, ok := s.lastSent[st.ID]; !ok {
+				s.lastSent[st.ID] = st
+			}
+		}
+	})
+}
