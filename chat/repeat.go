@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A server that keeps failing sends the same error on every retry (and
@@ -42,13 +44,15 @@ func (m *Model) once(server, key, text string, print func(string)) {
 // forgetRepeats ends the counting for server (ready again, or removed).
 func (m *Model) forgetRepeats(server string) { delete(m.repeats, server) }
 
-// repeatLines are the lines that came more than once, with their counts.
+// repeatLines are the lines that came more than once, cut to the
+// width so that their counts show.
 func (m *Model) repeatLines() []string {
 	var lines []string
 	for _, byKey := range m.repeats {
 		for _, r := range byKey {
 			if r.count > 1 {
-				lines = append(lines, fmt.Sprintf("%s (×%d)", r.text, r.count))
+				count := fmt.Sprintf(" (×%d)", r.count)
+				lines = append(lines, ansi.Truncate(r.text, max(m.width, minWidth)-ansi.StringWidth(count), "…")+count)
 			}
 		}
 	}

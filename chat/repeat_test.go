@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
@@ -31,6 +33,12 @@ func TestRepeatedServerErrorShownOnce(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "notes: error — connect: connection refused (×6)") {
 		t.Errorf("no repeat count on the screen:\n%s", v)
 	}
+	// At 60 columns the line is cut, not its count.
+	m.update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	if v := m.View(); !strings.Contains(v, "notes: error — connect: connection… (×6)") {
+		t.Errorf("the count is cut at 40 columns:\n%s", v)
+	}
+	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	// Ready again: the count goes; a new failure is printed again.
 	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateReady}}})
 	if v := m.View(); strings.Contains(v, "×") {
