@@ -235,3 +235,81 @@ func TestCLICallNotReady(t *testing.T) {
 		t.Errorf("call on a disabled server does not say how to enable it: %q", errOut)
 	}
 }
+
+// TestCLIImportSecretsAndReport: import moves secrets out into ${VAR}
+// references and names the variables (never the values), keeps
+// "disabled", reports every rename and skip, and --dry-run prints exactly
+// what the real import then prints.
+func TestCLIImportSecretsAndReport(t *testing.T) {
+	h := newHostCLI(t)
+	secrets := []string{"ghp_secretvalue0123456789", "sk-ant-secret-api-key-xyz", "bearer-secret-abc123", "hunter2-db-password"}
+	src := `{"mcpServers":{
+	  "github":{"command":"npx","args":["-y","@modelcontextprotocol/server-github"],"env":{"GITHUB_PERSONAL_ACCESS_TOKEN":"` + secrets[0] + `","LOG_LEVEL":"debug"}},
+	  "my api":{"type":"http","url":"https://api.example.com/mcp","headers":{"Authorization":"Bearer ` + secrets[2] + `","X-Api-Key":"` + secrets[1] + `","X-Team":"blue"}},
+	  "db":{"command":"db-mcp","env":{"DB_PASSWORD":"` + secrets[3] + `","DB_TOKEN":"${ALREADY_SET}"},"disabled":true},
+	  "existing":{"command":"echo"},
+	  "broken":{"type":"carrier-pigeon"}
+	}}`
+	imp := filepath.Join(h.dir, "claude.json")
+	if err := os.WriteFile(imp, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "existing", "--", "cat"); code != 0 {
+		t.Fatal(errOut)
+	}
+	before, _ := os.ReadFile(h.global)
+
+	dryOut, dryErr, dryCode := h.run(t, nil, "mcp", "import", "--from", imp, "--dry-run")
+	if after, _ := os.ReadFile(h.global); string(after) != string(before) {
+		t.Fatal("--dry-run wrote the config")
+	}
+	out, errOut, code := h.run(t, nil, "mcp", "import", "--from", imp)
+	if out != dryOut || code != dryCode {
+		t.Errorf("--dry-run printed (code %d):\n%s\nthe import printed (code %d):\n%s", dryCode, dryOut, code, out)
+	}
+	t.Logf("import report (code %d):\n%s%s", code, out, errOut)
+	if code != 1 {
+		t.Errorf("import with a broken entry: code %d, want 1", code)
+	}
+	for _, want := range []string{
+		`renamed "my api" to my-api`,
+		`skipped "existing"`, "--replace",
+		`skipped "broken"`,
+		"GITHUB_PERSONAL_ACCESS_TOKEN", "MY_API_AUTHORIZATION", "MY_API_X_API_KEY", "DB_PASSWORD",
+		"disabled",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	written, err := os.ReadFile(h.global)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{string(written), out, errOut, dryOut, dryErr} {
+		for _, s := range secrets {
+			if strings.Contains(o, s) {
+				t.Errorf("secret %q found in the written config or the output:\n%s", s, o)
+			}
+		}
+	}
+	servers := readServers(t, h.global)
+	gh := servers["github"]
+	if env, _ := gh["env"].(map[string]any); env["GITHUB_PERSONAL_ACCESS_TOKEN"] != "${GITHUB_PERSONAL_ACCESS_TOKEN}" || env["LOG_LEVEL"] != "debug" {
+		t.Errorf("github env written as %v", gh["env"])
+	}
+	api := servers["my-api"]
+	if hdr, _ := api["headers"].(map[string]any); hdr["Authorization"] != "Bearer ${MY_API_AUTHORIZATION}" || hdr["X-Api-Key"] != "${MY_API_X_API_KEY}" || hdr["X-Team"] != "blue" {
+		t.Errorf("my-api headers written as %v", api["headers"])
+	}
+	db := servers["db"]
+	if db["enabled"] != false {
+		t.Errorf(`"disabled": true not kept: %v`, db)
+	}
+	if env, _ := db["env"].(map[string]any); env["DB_TOKEN"] != "${ALREADY_SET}" || env["DB_PASSWORD"] != "${DB_PASSWORD}" {
+		t.Errorf("db env written as %v", db["env"])
+	}
+	if servers["existing"]["command"] != "cat" {
+		t.Errorf("existing server replaced without --replace: %v", servers["existing"])
+	}
+}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
@@ -91,66 +89,4 @@ func (c *cli) setEnabled(args []string, enabled bool) int {
 	}
 	fmt.Fprintf(c.stdout, "%sd %s in %s\n", verb, id, path)
 	return exitOK
-}
-
-func (c *cli) importServers(args []string) int {
-	fs := newFlagSet("import", c.stderr)
-	from := fs.String("from", ".mcp.json", "claude-desktop, cursor, vscode, or a file path")
-	scope := fs.String("scope", "global", "where to write: project or global")
-	replace := fs.Bool("replace", false, "replace servers that already exist")
-	dryRun := fs.Bool("dry-run", false, "show what would be imported without writing")
-	if _, code := c.parseFlags(fs, args); code >= 0 {
-		return code
-	}
-	path, format := *from, "file"
-	if p, ok := config.ImportSources()[*from]; ok {
-		path, format = p, *from
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return c.failf(exitUsage, "import: %v", err)
-	}
-	imported, err := config.ParseImport(data, format)
-	if err != nil {
-		return c.failf(exitUsage, "import %s: %v", path, err)
-	}
-	dest, err := c.scopePath(*scope)
-	if err != nil {
-		return c.failf(exitUsage, "import: %v", err)
-	}
-	code := exitOK
-	var added []string
-	write := func(f *config.File) error {
-		if f.MCP.Servers == nil {
-			f.MCP.Servers = map[string]*config.ServerConfig{}
-		}
-		for _, s := range imported {
-			if s.Err != nil {
-				fmt.Fprintf(c.stderr, "%s\n", message("skipped %q: %v", s.Name, s.Err))
-				code = exitFailure
-				continue
-			}
-			if _, exists := f.MCP.Servers[s.ID]; exists && !*replace {
-				fmt.Fprintf(c.stderr, "%s\n", message("skipped %q: server %q already exists in %s (use --replace)", s.Name, s.ID, dest))
-				continue
-			}
-			cfg := s.Config
-			f.MCP.Servers[s.ID] = &cfg
-			added = append(added, s.ID)
-		}
-		return nil
-	}
-	if *dryRun {
-		var f config.File
-		_ = write(&f)
-		for _, id := range added {
-			fmt.Fprintf(c.stdout, "would import %s (%s)\n", id, describeTarget(*f.MCP.Servers[id]))
-		}
-		return code
-	}
-	if err := config.EditFile(dest, write); err != nil {
-		return c.failf(exitUsage, "import: %v", err)
-	}
-	fmt.Fprintf(c.stdout, "imported %d servers from %s into %s: %s\n", len(added), path, dest, strings.Join(added, ", "))
-	return code
 }

@@ -20,6 +20,17 @@ import (
 // kept as they were. A file that is not valid JSON is never rewritten: the
 // error names its line and column and nothing is lost.
 func EditFile(path string, edit func(*File) error) error {
+	return editFile(path, edit, true)
+}
+
+// PreviewEdit runs edit on the configuration file at path exactly as
+// [EditFile] would, and writes nothing: a dry run sees the same servers
+// (and fails on the same broken file) as the real edit.
+func PreviewEdit(path string, edit func(*File) error) error {
+	return editFile(path, edit, false)
+}
+
+func editFile(path string, edit func(*File) error, write bool) error {
 	top := map[string]json.RawMessage{}
 	section := map[string]json.RawMessage{}
 	rawServers := map[string]json.RawMessage{}
@@ -55,6 +66,9 @@ func EditFile(path string, edit func(*File) error) error {
 	}
 	if err := edit(f); err != nil {
 		return err
+	}
+	if !write {
+		return nil
 	}
 	out := map[string]json.RawMessage{}
 	for id, c := range f.MCP.Servers {

@@ -34,11 +34,28 @@ func ImportSources() map[string]string {
 type ImportedServer struct {
 	// Name is the server's name in the source file.
 	Name string
-	// ID is the id it gets here: Name, or a valid id made from it.
+	// ID is the id it gets here: Name, or a valid id made from it (see
+	// Renamed).
 	ID     string
 	Config ServerConfig
 	// Err says why the server cannot be imported as is.
 	Err error
+	// Moved lists the secrets taken out of Config: each value in the
+	// source became a ${VAR} reference, and the variable must be set in
+	// the host's environment. The values are not kept anywhere.
+	Moved []MovedSecret
+}
+
+// Renamed reports whether the server's id differs from its name in the
+// source file.
+func (s ImportedServer) Renamed() bool { return s.ID != s.Name }
+
+// MovedSecret is one secret [ParseImport] moved out of an imported entry.
+type MovedSecret struct {
+	// Field is where it was: "env.API_KEY" or "headers.Authorization".
+	Field string
+	// Var is the environment variable the entry now references.
+	Var string
 }
 
 // ParseImport reads the "mcpServers" object used by Claude Desktop, Cursor
@@ -66,8 +83,30 @@ func ParseImport(data []byte, format string) ([]ImportedServer, error) {
 	}
 	sort.Strings(names)
 	out := make([]ImportedServer, 0, len(names))
+	ids := map[string]bool{}
+	vars := map[string]bool{}
 	for _, name := range names {
-		out = append(out, importOne(name, servers[name]))
+		s := importOne(name, servers[name])
+		if !s.Renamed() {
+			ids[s.ID] = true
+		}
+		out = append(out, s)
+	}
+	for i := range out {
+		s := &out[i]
+		if s.Renamed() {
+			// A made-up id may be another entry's name ("a b" and
+			// "a-b"), or another made-up id: it gets a suffix, and the
+			// rename is reported like any other.
+			base := s.ID
+			for n := 2; ids[s.ID]; n++ {
+				s.ID = fmt.Sprintf("%.60s-%d", base, n)
+			}
+			ids[s.ID] = true
+		}
+		if s.Err == nil {
+			s.Moved = moveSecrets(s.ID, &s.Config, vars)
+		}
 	}
 	return out, nil
 }
@@ -85,12 +124,19 @@ func importOne(name string, raw json.RawMessage) ImportedServer {
 		Cwd     string            `json:"cwd"`
 		URL     string            `json:"url"`
 		Headers map[string]string `json:"headers"`
+		// Disabled is Claude Code's and Cursor's switch; Enabled ours.
+		Disabled *bool `json:"disabled"`
+		Enabled  *bool `json:"enabled"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		s.Err = fmt.Errorf("not a server object: %w", err)
 		return s
 	}
 	c := ServerConfig{URL: in.URL, Headers: in.Headers, Command: in.Command, Args: in.Args, Env: in.Env, Cwd: in.Cwd}
+	if (in.Disabled != nil && *in.Disabled) || (in.Enabled != nil && !*in.Enabled) {
+		off := false
+		c.Enabled = &off
+	}
 	switch in.Type {
 	case "", "stdio":
 		if in.URL != "" && in.Command == "" {

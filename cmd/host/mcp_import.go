@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcp-host/mcp-host/runtime/config"
+)
+
+// importServers imports another host's servers. The report (what was
+// added, renamed, moved out, skipped, and the variables to set) is built
+// while editing the destination, so --dry-run, which runs the same edit
+// on the same file without writing, prints exactly what the import does.
+func (c *cli) importServers(args []string) int {
+	fs := newFlagSet("import", c.stderr)
+	from := fs.String("from", ".mcp.json", "claude-desktop, cursor, vscode, or a file path")
+	scope := fs.String("scope", "global", "where to write: project or global")
+	replace := fs.Bool("replace", false, "replace servers that already exist")
+	dryRun := fs.Bool("dry-run", false, "print the report of the import without writing anything")
+	if _, code := c.parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	path, format := *from, "file"
+	if p, ok := config.ImportSources()[*from]; ok {
+		path, format = p, *from
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c.failf(exitUsage, "import: %v", err)
+	}
+	imported, err := config.ParseImport(data, format)
+	if err != nil {
+		return c.failf(exitUsage, "import %s: %v", path, err)
+	}
+	dest, err := c.scopePath(*scope)
+	if err != nil {
+		return c.failf(exitUsage, "import: %v", err)
+	}
+	var report strings.Builder
+	var code int
+	write := func(f *config.File) error {
+		report.Reset()
+		code = importInto(&report, f, imported, path, dest, *replace)
+		return nil
+	}
+	edit := config.EditFile
+	if *dryRun {
+		edit = config.PreviewEdit
+	}
+	if err := edit(dest, write); err != nil {
+		return c.failf(exitUsage, "import: %v", err)
+	}
+	fmt.Fprint(c.stdout, report.String())
+	if *dryRun {
+		fmt.Fprintf(c.stderr, "dry run: nothing was written to %s\n", dest)
+	}
+	return code
+}
+
+// importInto adds the imported servers to f and writes the report to w:
+// one line per server (added, or skipped and why), its rename and the
+// secrets moved out indented below it, a count, and the variables to set
+// (names only: the values are never printed). It returns exitFailure when
+// an entry could not be imported, else exitOK.
+func importInto(w *strings.Builder, f *config.File, imported []config.ImportedServer, src, dest string, replace bool) int {
+	if f.MCP.Servers == nil {
+		f.MCP.Servers = map[string]*config.ServerConfig{}
+	}
+	code := exitOK
+	var added int
+	var vars []string
+	for _, s := range imported {
+		if s.Err != nil {
+			fmt.Fprintf(w, "%s\n", message("skipped %q: %v", s.Name, s.Err))
+			code = exitFailure
+			continue
+		}
+		_, exists := f.MCP.Servers[s.ID]
+		if exists && !replace {
+			fmt.Fprintf(w, "%s\n", message("skipped %q: server %q already exists in %s (use --replace)", s.Name, s.ID, dest))
+			continue
+		}
+		cfg := s.Config
+		f.MCP.Servers[s.ID] = &cfg
+		added++
+		verb := "added"
+		if exists {
+			verb = "replaced"
+		}
+		state := ""
+		if !cfg.IsEnabled() {
+			state = ", disabled as in the source"
+		}
+		fmt.Fprintf(w, "%s %s (%s%s)\n", verb, s.ID, describeTarget(cfg), state)
+		if s.Renamed() {
+			fmt.Fprintf(w, "  %s\n", message("renamed %q to %s (ids are 1-64 letters, digits, '_' or '-', and unique)", s.Name, s.ID))
+		}
+		for _, m := range s.Moved {
+			fmt.Fprintf(w, "  moved the secret in %s out of the config: it reads ${%s}\n", message("%s", m.Field), m.Var)
+			vars = append(vars, fmt.Sprintf("  %s  (%s %s)", m.Var, s.ID, message("%s", m.Field)))
+		}
+	}
+	fmt.Fprintf(w, "imported %d of %d servers from %s into %s\n", added, len(imported), src, dest)
+	if len(vars) > 0 {
+		fmt.Fprintf(w, "Set these environment variables where host runs (their values from %s were not copied):\n%s\n", src, strings.Join(vars, "\n"))
+	}
+	return code
+}
