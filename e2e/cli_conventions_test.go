@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -165,7 +166,7 @@ func TestCLIKeyringWarningOnce(t *testing.T) {
 		if strings.Contains(strings.ToLower(errOut), "keyring") || strings.Contains(errOut, "dbus") {
 			t.Errorf("%v printed a keyring warning with no token stored:\n%s", args, errOut)
 		}
-		if args[1] == "get" && !strings.Contains(out, "tokens kept in:") || args[1] == "get" && !strings.Contains(out, "keyring unavailable") {
+		if args[1] == "get" && args[2] == "notes" && (!strings.Contains(out, "tokens kept in:") || !strings.Contains(out, "keyring unavailable")) {
 			t.Errorf("%v does not report the token storage:\n%s", args, out)
 		}
 	}
@@ -311,5 +312,76 @@ func TestCLIImportSecretsAndReport(t *testing.T) {
 	}
 	if servers["existing"]["command"] != "cat" {
 		t.Errorf("existing server replaced without --replace: %v", servers["existing"])
+	}
+}
+
+// TestCLIJSONVocabulary: --json output of list, get and tools uses the UI
+// protocol's field names (protocol/types.go ServerStatus, ServerDetail,
+// ToolInfo), so one parser reads both.
+func TestCLIJSONVocabulary(t *testing.T) {
+	h := newHostCLI(t)
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "demo", "--", h.bin, "demo-stdio-server"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "remote", "http://127.0.0.1:1/mcp", "-H", "X-Key: ${K}"); code != 0 {
+		t.Fatal(errOut)
+	}
+	noOld := func(what string, m map[string]any) {
+		for _, old := range []string{"name", "target"} {
+			if _, ok := m[old]; ok {
+				t.Errorf("%s has the old field %q: %v", what, old, m)
+			}
+		}
+	}
+
+	out, errOut, code := h.run(t, nil, "mcp", "list", "--json")
+	var list []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 2 {
+		t.Fatalf("list --json: code %d\n%s%s", code, out, errOut)
+	}
+	for _, r := range list {
+		noOld("list row", r)
+		for _, k := range []string{"id", "transport", "source", "enabled"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("list row lacks %q: %v", k, r)
+			}
+		}
+	}
+	byID := map[any]map[string]any{list[0]["id"]: list[0], list[1]["id"]: list[1]}
+	if d, r := byID["demo"], byID["remote"]; d["command"] != h.bin+" demo-stdio-server" || d["transport"] != "stdio" || r["url"] != "http://127.0.0.1:1/mcp" || r["transport"] != "http" {
+		t.Errorf("list --json: demo %v, remote %v", d, r)
+	}
+
+	out, errOut, code = h.run(t, nil, "mcp", "get", "demo", "--json")
+	var get map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &get) != nil {
+		t.Fatalf("get --json: code %d\n%s%s", code, out, errOut)
+	}
+	noOld("get", get)
+	if get["id"] != "demo" || get["state"] != "ready" || get["command"] != h.bin+" demo-stdio-server" || get["server_name"] == nil {
+		t.Errorf("get --json: %s", out)
+	}
+	tl, _ := get["tool_list"].([]any)
+	if len(tl) == 0 {
+		t.Fatalf("get --json: no tool_list: %s", out)
+	}
+	for _, x := range tl {
+		tool, _ := x.(map[string]any)
+		noOld("get tool_list entry", tool)
+		if tool["server"] != "demo" || !strings.HasPrefix(fmt.Sprint(tool["public_name"]), "mcp_demo_") || tool["tool"] == nil {
+			t.Errorf("tool_list entry: %v", tool)
+		}
+	}
+
+	out, errOut, code = h.run(t, nil, "mcp", "tools", "demo", "--json")
+	var tools []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &tools) != nil || len(tools) != len(tl) {
+		t.Fatalf("tools --json: code %d\n%s%s", code, out, errOut)
+	}
+	for _, tool := range tools {
+		noOld("tools entry", tool)
+		if tool["server"] != "demo" || !strings.HasPrefix(fmt.Sprint(tool["public_name"]), "mcp_demo_"+fmt.Sprint(tool["tool"])) {
+			t.Errorf("tools entry: %v", tool)
+		}
 	}
 }

@@ -81,13 +81,16 @@ func TestCLIAgainstEverything(t *testing.T) {
 	}
 
 	out, _, code = h.run(t, nil, "mcp", "tools", "everything", "--json")
-	var tools []struct{ Name, Server, Tool string }
+	var tools []struct {
+		PublicName   string `json:"public_name"`
+		Server, Tool string
+	}
 	if code != 0 || json.Unmarshal([]byte(out), &tools) != nil {
 		t.Fatalf("tools --json: code %d: %s", code, out)
 	}
 	found := false
 	for _, tl := range tools {
-		if tl.Tool == "echo" && strings.HasPrefix(tl.Name, "mcp_everything_echo_") {
+		if tl.Tool == "echo" && tl.Server == "everything" && strings.HasPrefix(tl.PublicName, "mcp_everything_echo_") {
 			found = true
 		}
 	}

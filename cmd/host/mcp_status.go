@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -25,29 +25,16 @@ func (c *cli) list(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "list: %v", err)
 	}
-	type row struct {
-		ID        string   `json:"id"`
-		Transport string   `json:"transport"`
-		Source    string   `json:"source"`
-		Enabled   bool     `json:"enabled"`
-		Target    string   `json:"target"`
-		Headers   []string `json:"header_names,omitempty"`
-		Error     string   `json:"error,omitempty"`
-		// Approval is set for servers a project file defines: unknown,
-		// approved, denied or changed.
-		Approval string   `json:"approval,omitempty"`
-		Warnings []string `json:"warnings,omitempty"`
-	}
-	rows := []row{}
+	rows := []jsonServer{}
+	targets := map[string]string{}
 	for _, e := range eff.Servers {
 		if *scope != "effective" && e.Source != *scope {
 			continue
 		}
-		r := row{ID: e.ID, Transport: e.Config.Transport, Source: e.Source, Enabled: e.Config.IsEnabled(), Target: describeTarget(e.Config)}
-		for k := range e.Config.Headers {
-			r.Headers = append(r.Headers, k)
-		}
-		sort.Strings(r.Headers)
+		r := jsonServer{ID: e.ID, Transport: e.Config.TransportName(), Source: e.Source, Enabled: e.Config.IsEnabled(),
+			ConfigPath: e.Path, HeaderNames: keys(e.Config.Headers), EnvNames: keys(e.Config.Env)}
+		setTarget(e.Config, &r.URL, &r.Command)
+		targets[e.ID] = describeTarget(e.Config)
 		if e.Err != nil {
 			r.Error = e.Err.Error()
 		}
@@ -70,7 +57,7 @@ func (c *cli) list(args []string) int {
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSOURCE\tENABLED\tTARGET")
 	for _, r := range rows {
 		id := termsafe.Line(r.ID)
-		target := r.Target
+		target := targets[r.ID]
 		if r.Approval != "" && r.Approval != "approved" {
 			target = fmt.Sprintf("NOT APPROVED (%s; host mcp approve %s): %s", r.Approval, id, target)
 		}
@@ -105,14 +92,24 @@ func (c *cli) get(args []string) int {
 	m, st := c.connectOne(e, false)
 	defer m.Close()
 	if *asJSON {
-		out := struct {
-			runtime.Status
-			Target  string   `json:"target"`
-			Path    string   `json:"config_path"`
-			Headers []string `json:"header_names,omitempty"`
-			Env     []string `json:"env_names,omitempty"`
-		}{Status: st, Target: describeTarget(e.Config), Path: e.Path, Headers: keys(e.Config.Headers), Env: keys(e.Config.Env)}
-		c.writeJSON(out)
+		d := jsonDetail{
+			ServerDetail: protocol.ServerDetail{ServerStatus: jsonStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}},
+			ConfigPath:   e.Path, HeaderNames: keys(e.Config.Headers), EnvNames: keys(e.Config.Env),
+		}
+		if d.Auth == nil && c.storage(st) != "" && e.Config.TransportName() != "stdio" {
+			d.Auth = &protocol.AuthStatus{Storage: c.storage(st)}
+		}
+		setTarget(e.Config, &d.URL, &d.Command)
+		if st.State == runtime.StateReady {
+			if tools, err := m.Tools(e.ID); err == nil {
+				for _, t := range tools {
+					if adapter.SafeName(t.Name) {
+						d.ToolList = append(d.ToolList, jsonTool(e.ID, adapter.PublicName(e.ID, t.Name), t))
+					}
+				}
+			}
+		}
+		c.writeJSON(d)
 		return exitFor(st)
 	}
 	// Every value may come from the server or a project file: each is
@@ -143,7 +140,9 @@ func (c *cli) get(args []string) int {
 		line("last connected", st.LastConnectedAt.Format(time.RFC3339))
 	}
 	line("auth", st.Auth)
-	line("tokens kept in", c.storage(st))
+	if e.Config.TransportName() != "stdio" {
+		line("tokens kept in", c.storage(st))
+	}
 	if a := st.Approval; a != nil {
 		line("approval", fmt.Sprintf("%s (digest %.12s…)", a.Decision, a.Digest))
 		line("defined in", a.File)
@@ -231,13 +230,7 @@ func (c *cli) tools(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	sts, _ := m.WaitSettled(ctx)
-	type row struct {
-		Name        string `json:"name"`
-		Server      string `json:"server"`
-		Tool        string `json:"tool"`
-		Description string `json:"description"`
-	}
-	rows := []row{}
+	rows := []protocol.ToolInfo{}
 	code = exitOK
 	for _, st := range sts {
 		if st.State != runtime.StateReady {
@@ -261,7 +254,7 @@ func (c *cli) tools(args []string) int {
 				c.warnf("%s: left out a tool whose name has control or invisible characters (stripped, it reads %q)", st.ID, termsafe.Line(t.Name))
 				continue
 			}
-			rows = append(rows, row{Name: adapter.PublicName(st.ID, t.Name), Server: st.ID, Tool: t.Name, Description: firstLine(t.Description)})
+			rows = append(rows, jsonTool(st.ID, adapter.PublicName(st.ID, t.Name), t))
 		}
 	}
 	if *asJSON {
@@ -271,15 +264,15 @@ func (c *cli) tools(args []string) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tORIGIN\tDESCRIPTION")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", r.Name, termsafe.Line(r.Server), r.Tool, truncate(r.Description, 80))
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\n", r.PublicName, termsafe.Line(r.Server), r.Tool, truncate(firstLine(r.Description), 80))
 	}
 	tw.Flush()
 	return code
 }
 
 // storage names where tokens are kept for a server's status: its own
-// storage line, else the store this command opened (a stdio server has
-// none, yet the keyring's state is worth knowing).
+// storage line, else the store this command opened (a server not logged
+// in yet has none, yet the keyring's state is worth knowing).
 func (c *cli) storage(st runtime.Status) string {
 	switch {
 	case st.AuthStorage != "":
