@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/demo/servers"
+	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
 // readServers returns the servers of a config file as written.
@@ -383,5 +384,39 @@ func TestCLIJSONVocabulary(t *testing.T) {
 		if tool["server"] != "demo" || !strings.HasPrefix(fmt.Sprint(tool["public_name"]), "mcp_demo_"+fmt.Sprint(tool["tool"])) {
 			t.Errorf("tools entry: %v", tool)
 		}
+	}
+}
+
+// TestCLICallRememberedAnswer: host mcp call decides through the
+// permission package: an "always allow" remembered for a server lets a
+// call run without --yes and without a terminal, and it belongs to the
+// server's identity (its command line), not to its id: the same id
+// running another command is asked again (refused here, no terminal).
+func TestCLICallRememberedAnswer(t *testing.T) {
+	h := newHostCLI(t)
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "demo", "--", h.bin, "demo-stdio-server"); code != 0 {
+		t.Fatal(errOut)
+	}
+	call := func() (string, string, int) {
+		return h.run(t, nil, "mcp", "call", "demo", "word_count", "--args", `{"text":"one two three"}`)
+	}
+	if _, errOut, code := call(); code != 4 {
+		t.Fatalf("call before any answer: code %d, want 4 (no terminal, no --yes)\n%s", code, errOut)
+	}
+	store, err := permission.OpenStore(filepath.Join(filepath.Dir(h.global), "permissions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.AllowServer("demo"); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := call(); code != 0 || !strings.Contains(out, "3") {
+		t.Fatalf("call with a remembered allow: code %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "demo", "--replace", "--", h.bin, "demo-stdio-server", "--other"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if out, errOut, code := call(); code != 4 {
+		t.Errorf("call after the command changed: code %d, want 4 (the answer was for the old command)\n%s%s", code, out, errOut)
 	}
 }
