@@ -42,18 +42,6 @@ var commands = map[string]command{
 	"host mcp deny":    {"host mcp deny <id>", "keep a server that a project file defines off", []string{"host mcp deny memory"}},
 }
 
-// mcpCommandNames lists the subcommands of "host mcp", sorted.
-func mcpCommandNames() []string {
-	var out []string
-	for name := range commands {
-		if sub, ok := strings.CutPrefix(name, "host mcp "); ok {
-			out = append(out, sub)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // printHelp prints the help of fs's command: usage, summary, examples and
 // its flags.
 func printHelp(w io.Writer, fs *flag.FlagSet) {
