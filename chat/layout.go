@@ -142,3 +142,19 @@ func renderTable(cols []column, width int) string {
 	}
 	return b.String()
 }
+
+// eraseAfterLong ends every line wider than the terminal (a URL the
+// terminal folds) with an erase to the end of the row. The program
+// erases the rest of the row only after the lines that fit, so the
+// folded line's last row kept the tail of the footer drawn there before,
+// which tmux then joined to the URL. A line that ends exactly at the
+// right edge needs none (and an erase there would take its last cell).
+func eraseAfterLong(s string, termWidth int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > termWidth && w%termWidth != 0 {
+			lines[i] = l + ansi.EraseLineRight
+		}
+	}
+	return strings.Join(lines, "\n")
+}

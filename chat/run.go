@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
@@ -78,6 +79,13 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("chat: the runtime did not start (see %s): %w", o.LogFile, err)
 	}
 	m := NewModel(rt, init)
+	// The first lines are printed before the program reports the
+	// terminal's size: wrap them for the real width, not the default.
+	if f, ok := o.Out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			m.update(tea.WindowSizeMsg{Width: w, Height: h})
+		}
+	}
 	prog = tea.NewProgram(m, tea.WithInput(o.In), tea.WithOutput(o.Out), tea.WithContext(ctx))
 	close(ready)
 	go func() {

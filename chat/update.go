@@ -26,14 +26,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) printable() string {
 	text := wrapWords(strings.Join(m.out, "\n"), m.width)
 	m.out = nil
-	return text
+	return eraseAfterLong(text, m.width+1)
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := clean(msg).(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		m.input.Width = max(msg.Width, minWidth) - 4
+		// One column is left free: a line that fills the last one leaves
+		// the cursor in the terminal's pending-wrap state, which terminals
+		// (and tmux's joining of wrapped lines) treat differently.
+		m.width, m.height = max(msg.Width-1, minWidth), msg.Height
+		m.input.Width = m.width - 4
 		return m, nil
 	case spinner.TickMsg:
 		var cmd tea.Cmd
