@@ -244,9 +244,9 @@ func TestCLICallNotReady(t *testing.T) {
 // what the real import then prints.
 func TestCLIImportSecretsAndReport(t *testing.T) {
 	h := newHostCLI(t)
-	secrets := []string{"ghp_secretvalue0123456789", "sk-ant-secret-api-key-xyz", "bearer-secret-abc123", "hunter2-db-password"}
+	secrets := []string{"ghp_secretvalue0123456789", "sk-ant-secret-api-key-xyz", "bearer-secret-abc123", "hunter2-db-password", "argsecret-999"}
 	src := `{"mcpServers":{
-	  "github":{"command":"npx","args":["-y","@modelcontextprotocol/server-github"],"env":{"GITHUB_PERSONAL_ACCESS_TOKEN":"` + secrets[0] + `","LOG_LEVEL":"debug"}},
+	  "github":{"command":"npx","args":["-y","@modelcontextprotocol/server-github","--token","` + secrets[4] + `"],"env":{"GITHUB_PERSONAL_ACCESS_TOKEN":"` + secrets[0] + `","LOG_LEVEL":"debug"}},
 	  "my api":{"type":"http","url":"https://api.example.com/mcp","headers":{"Authorization":"Bearer ` + secrets[2] + `","X-Api-Key":"` + secrets[1] + `","X-Team":"blue"}},
 	  "db":{"command":"db-mcp","env":{"DB_PASSWORD":"` + secrets[3] + `","DB_TOKEN":"${ALREADY_SET}"},"disabled":true},
 	  "existing":{"command":"echo"},
@@ -277,7 +277,7 @@ func TestCLIImportSecretsAndReport(t *testing.T) {
 		`renamed "my api" to my-api`,
 		`skipped "existing"`, "--replace",
 		`skipped "broken"`,
-		"GITHUB_PERSONAL_ACCESS_TOKEN", "MY_API_AUTHORIZATION", "MY_API_X_API_KEY", "DB_PASSWORD",
+		"GITHUB_PERSONAL_ACCESS_TOKEN", "GITHUB_TOKEN", "MY_API_AUTHORIZATION", "MY_API_X_API_KEY", "DB_PASSWORD",
 		"disabled",
 	} {
 		if !strings.Contains(out, want) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -15,11 +16,20 @@ var secretName = regexp.MustCompile(`(?i)(token|key|secret|passw|pwd|auth|creden
 // credential: only the credential moves out.
 var authScheme = regexp.MustCompile(`(?i)^(bearer|basic|token|bot|dpop)\s+(\S.*)$`)
 
+// secretFlag matches a command-line flag that takes a secret
+// (--api-key, --token=…), but not one that names where a secret is
+// (--key-file, --token-url).
+var (
+	secretFlag    = regexp.MustCompile(`(?i)^--?[a-z0-9_-]*(token|key|secret|passw|pwd|credential)[a-z0-9_-]*$`)
+	notSecretFlag = regexp.MustCompile(`(?i)(file|path|dir|type|url|id|name)$`)
+)
+
 // vscodeEnvRef is VS Code's ${env:NAME}, which means our ${NAME}.
 var vscodeEnvRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
 
-// moveSecrets replaces each secret value in c's env and headers by a
-// ${VAR} reference and returns what it moved, sorted by field. A value
+// moveSecrets replaces each secret value in c's env, headers and
+// command-line flags (--api-key VALUE, --token=VALUE) by a ${VAR}
+// reference and returns what it moved, sorted by field. A value
 // that already references a variable is left as it is. used holds the
 // variable names taken so far in this import, so that two entries never
 // share one.
@@ -45,6 +55,30 @@ func moveSecrets(id string, c *ServerConfig, used map[string]bool) []MovedSecret
 	}
 	move("env", c.Env)
 	move("headers", c.Headers)
+	for i := 0; i < len(c.Args); i++ {
+		flag, value, inline := strings.Cut(c.Args[i], "=")
+		if !secretFlag.MatchString(flag) || notSecretFlag.MatchString(flag) {
+			continue
+		}
+		at := i
+		if !inline {
+			if i+1 >= len(c.Args) || strings.HasPrefix(c.Args[i+1], "-") {
+				continue
+			}
+			at, value = i+1, c.Args[i+1]
+		}
+		if value == "" || strings.Contains(value, "${") {
+			continue
+		}
+		name := uniqueVar(secretVar(id, strings.TrimLeft(flag, "-")), used)
+		if inline {
+			c.Args[at] = flag + "=${" + name + "}"
+		} else {
+			c.Args[at] = "${" + name + "}"
+			i++
+		}
+		moved = append(moved, MovedSecret{Field: fmt.Sprintf("args[%d]", at), Var: name})
+	}
 	sort.Slice(moved, func(i, j int) bool { return moved[i].Field < moved[j].Field })
 	return moved
 }

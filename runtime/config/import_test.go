@@ -94,3 +94,18 @@ func TestPreviewEditWritesNothing(t *testing.T) {
 		t.Errorf("PreviewEdit of a missing file: %v", err)
 	}
 }
+
+func TestParseImportMovesSecretArgs(t *testing.T) {
+	src := `{"mcpServers":{"brave":{"command":"brave-mcp","args":["--api-key","BSAk3y","--token=tt0k","--key-file","/k.pem","--auth-type","oauth","--verbose","--secret","${SET}"]}}}`
+	got, err := ParseImport([]byte(src), "file")
+	if err != nil || len(got) != 1 {
+		t.Fatal(got, err)
+	}
+	want := []string{"--api-key", "${BRAVE_API_KEY}", "--token=${BRAVE_TOKEN}", "--key-file", "/k.pem", "--auth-type", "oauth", "--verbose", "--secret", "${SET}"}
+	if !reflect.DeepEqual(got[0].Config.Args, want) {
+		t.Errorf("args = %q, want %q", got[0].Config.Args, want)
+	}
+	if wantMoved := []MovedSecret{{"args[1]", "BRAVE_API_KEY"}, {"args[2]", "BRAVE_TOKEN"}}; !reflect.DeepEqual(got[0].Moved, wantMoved) {
+		t.Errorf("moved = %v, want %v", got[0].Moved, wantMoved)
+	}
+}
