@@ -52,6 +52,7 @@ type Model struct {
 	// outcome of the run's calls, so that each says what happened once
 	// (results.go).
 	outcome runOutcome
+	md      markdown // renders finished answers (markdown.go)
 
 	// now is the clock (tests replace it); ctrlCAt is when Ctrl+C was
 	// last pressed without quitting: another one within quitWindow quits.
@@ -99,6 +100,7 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 		for _, st := range init.Servers {
 			cleanStatus(&st)
 			m.servers[st.ID] = st
+			m.serverProblem(st)
 		}
 		for _, p := range init.Problems {
 			m.addLine(styleWarn.Render("config: " + line(p)))
@@ -125,7 +127,7 @@ func (m *Model) addLine(s string) {
 // flushStream moves a streamed answer into the transcript.
 func (m *Model) flushStream() {
 	if m.stream != "" {
-		m.out = append(m.out, m.streamText())
+		m.out = append(m.out, m.md.render(m.streamText(), m.width))
 		m.stream = ""
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcp-host/mcp-host/protocol"
 )
 
 // A server that keeps failing sends the same error on every retry (and
@@ -39,6 +40,22 @@ func (m *Model) once(server, key, text string, print func(string)) {
 	}
 	byKey[key] = &repeat{text: text, count: 1}
 	print(text)
+}
+
+// serverProblem reports a server in error or waiting for a login, once
+// per distinct message.
+func (m *Model) serverProblem(st protocol.ServerStatus) {
+	if st.State != protocol.StateError && st.State != protocol.StateAuthRequired {
+		return
+	}
+	line := fmt.Sprintf("%s: %s", st.ID, st.State)
+	if st.LastError != "" {
+		line += " — " + st.LastError
+	}
+	if st.State == protocol.StateAuthRequired {
+		line += "  (/login " + st.ID + ")"
+	}
+	m.once(st.ID, "status", line, func(s string) { m.addLine(styleWarn.Render(s)) })
 }
 
 // forgetRepeats ends the counting for server (ready again, or removed).

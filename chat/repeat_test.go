@@ -35,8 +35,8 @@ func TestRepeatedServerErrorShownOnce(t *testing.T) {
 	}
 	// At 60 columns the line is cut, not its count.
 	m.update(tea.WindowSizeMsg{Width: 40, Height: 30})
-	if v := m.View(); !strings.Contains(v, "notes: error — connect: connection… (×6)") {
-		t.Errorf("the count is cut at 40 columns:\n%s", v)
+	if v := m.View(); !strings.Contains(v, "notes: error — connect: connectio… (×6)") {
+		t.Errorf("the count is cut at 40 columns (39 drawn):\n%s", v)
 	}
 	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	// Ready again: the count goes; a new failure is printed again.
@@ -48,5 +48,18 @@ func TestRepeatedServerErrorShownOnce(t *testing.T) {
 	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateError, LastError: "connect: connection refused"}}})
 	if !strings.Contains(strings.Join(m.out, "\n"), "connection refused") {
 		t.Errorf("a failure after recovery is not printed: %q", m.out)
+	}
+}
+
+// A server that already failed when the chat starts is reported, once.
+func TestProblemAtStartShown(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	if out := strings.Join(m.out, "\n"); !strings.Contains(out, "notes: auth_required") {
+		t.Fatalf("the start does not report notes:\n%s", out)
+	}
+	m.out = nil
+	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}}}})
+	if len(m.out) != 0 {
+		t.Errorf("reported again: %q", m.out)
 	}
 }

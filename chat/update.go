@@ -55,15 +55,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if msg.p.Server.State == protocol.StateReady {
 				m.forgetRepeats(msg.p.Server.ID)
 			}
-			if st := msg.p.Server; (!had || old.State != st.State) && (st.State == protocol.StateError || st.State == protocol.StateAuthRequired) {
-				line := fmt.Sprintf("%s: %s", st.ID, st.State)
-				if st.LastError != "" {
-					line += " — " + st.LastError
-				}
-				if st.State == protocol.StateAuthRequired {
-					line += "  (/login " + st.ID + ")"
-				}
-				m.once(st.ID, "status", line, func(s string) { m.addLine(styleWarn.Render(s)) })
+			if st := msg.p.Server; !had || old.State != st.State {
+				m.serverProblem(st)
 			}
 		}
 		m.nextApproval()

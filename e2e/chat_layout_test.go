@@ -25,7 +25,7 @@ const longAnswer = "This answer is a deliberately long sentence that has to wrap
 // TestChatLayout runs `host chat` under tmux at 60 and 200 columns: Ctrl+C
 // clears the line and quits only when pressed twice, Ctrl+C at the
 // permission prompt denies in one line, a failing server's error is
-// printed once and counted, the /mcp table and the status line fit with
+// printed once and counted, an answer's Markdown is rendered, the /mcp table and the status line fit with
 // no stale status line, a long answer wraps between words, and the
 // login's paste-back screen keeps its box and instruction. With
 // CHAT_SCREEN_DIR set the screens are written there (docs/chat-60.txt,
@@ -63,7 +63,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
 		{"text": "Let me echo that.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "hello"}}}},
-		{"text": longAnswer},
+		{"text": longAnswer + "\n\n- **first** point\n- second `point`\n"},
 	})
 	c := &tmuxChat{t: t, session: "mcp-host-layout-" + strconv.Itoa(width) + "-" + filepath.Base(filepath.Dir(dir))}
 	cmdline := strings.Join([]string{
@@ -120,6 +120,10 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 	// A long answer wraps between words.
 	c.typeLine("and now?")
 	c.waitFor("the long answer", func(s string) bool { return regexp.MustCompile(`never\s+inside\s+a\s+word\.`).MatchString(s) })
+	screen = c.waitText("• first point")
+	if strings.Contains(screen, "**first**") || strings.Contains(screen, "`point`") {
+		t.Errorf("the answer's Markdown is shown raw:\n%s", screen)
+	}
 	phys := c.tmux("capture-pane", "-t", c.session, "-p", "-S", "-500")
 	for _, w := range strings.Fields(longAnswer + " Type a prompt, or /help for commands. /mcp shows the servers.") {
 		if !regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(w) + `(\s|$)`).MatchString(phys) {
