@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -261,4 +262,66 @@ func TestProtocolStatusOncePerChange(t *testing.T) {
 		last = b
 	}
 	t.Logf("statuses: %v", seq)
+}
+
+// TestProtocolTerminalEvent: every run ends with exactly one final
+// agent.event, its last, that a UI can close its bubble on: also a run a
+// plain deny ended and a cancelled one (issue 13 item 3).
+func TestProtocolTerminalEvent(t *testing.T) {
+	echo := adapter.PublicName("everything", "echo")
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
+		// The scripted model's steps are one queue: a plain deny ends the
+		// first run before it takes another step.
+		callStep(call(echo, map[string]any{"message": "no"})),
+		callStep(call(echo, map[string]any{"message": "wait"})),
+		{"text": "never reached"},
+	})
+	check := func(id, status string) protocol.AgentEventParams {
+		t.Helper()
+		evs := g.ui.runEvents(id)
+		var finals int
+		for _, e := range evs {
+			if e.Type == protocol.EventFinal {
+				finals++
+			}
+		}
+		if finals != 1 || len(evs) == 0 || evs[len(evs)-1].Type != protocol.EventFinal {
+			t.Fatalf("run %s: %d final events, want exactly one as the last: %+v", id, finals, evs)
+		}
+		last := evs[len(evs)-1]
+		if last.Status != status {
+			t.Errorf("final event status %q, want %q: %+v", last.Status, status, last)
+		}
+		return last
+	}
+	g.ui.setAnswer(answerWith(protocol.AnswerDeny))
+	id, st := g.runToEnd(t, "deny me")
+	if st.Status != protocol.RunCompleted {
+		t.Fatalf("run: %+v", st)
+	}
+	if f := check(id, protocol.RunCompleted); !strings.Contains(f.Reason, "denied") {
+		t.Errorf("final event after a deny does not say why the turn ended: %+v", f)
+	}
+
+	asked := make(chan struct{}, 1)
+	g.ui.setAnswer(func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+		asked <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	ctx := ctxT(t, 30*time.Second)
+	r, err := g.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "cancel me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no confirm came: %+v", g.ui.runEvents(r.RunID))
+	}
+	if _, err := g.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: r.RunID}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the cancelled run to end", func() bool { _, ok := g.ui.finalRun(r.RunID); return ok })
+	check(r.RunID, protocol.RunCancelled)
 }

@@ -343,6 +343,9 @@ type AgentEventParams struct {
 	Result *ToolResult `json:"result,omitempty"`
 	// Error is the message of an error event.
 	Error string `json:"error,omitempty"`
+	// Status is the run's final status (Run* constants) on the final
+	// event, which every run sends exactly once, as its last event.
+	Status string `json:"status,omitempty"`
 }
 
 // ToolCallInfo is a model's tool call with its origin.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-host/mcp-host/core"
@@ -295,6 +296,8 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message) {
 	defer cancel()
 	var table *adapter.Table
+	var mu sync.Mutex
+	finalSent := false
 	res, err := agent.Run(ctx, runtime.RunRequest{
 		Provider: s.opts.Provider,
 		Messages: msgs,
@@ -304,6 +307,12 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 				return // run.status comes from the result
 			}
 			p := wireEvent(id, e, table)
+			if e.Type == core.EventFinal {
+				p.Status = protocol.RunCompleted
+				mu.Lock()
+				finalSent = true
+				mu.Unlock()
+			}
 			s.enqueue(func() { s.ui.AgentEvent(context.Background(), p) })
 		},
 	})
@@ -316,6 +325,17 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 			st.Error = res.Err.Error()
 		}
 	}
+	mu.Lock()
+	sent := finalSent
+	mu.Unlock()
+	if !sent {
+		// The model gave no final answer (a plain deny, a cancel, a
+		// failure, the step limit): the UI still gets the one final event
+		// it closes the run's bubble on, saying why.
+		p := &protocol.AgentEventParams{RunID: id, Type: protocol.EventFinal, Step: st.Steps, Text: st.Text, Status: st.Status,
+			Reason: endReason(res, st, table), Error: st.Error}
+		s.enqueue(func() { s.ui.AgentEvent(context.Background(), p) })
+	}
 	s.mu.Lock()
 	delete(s.runs, id)
 	if res != nil && res.Status != core.StatusCancelled {
@@ -323,6 +343,28 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	}
 	s.mu.Unlock()
 	s.enqueue(func() { s.ui.RunStatus(context.Background(), st) })
+}
+
+// endReason says in a sentence why a run ended without a final answer.
+func endReason(res *core.RunResult, st *protocol.RunStatusParams, table *adapter.Table) string {
+	switch st.Status {
+	case protocol.RunCompleted:
+		if res != nil && res.DeniedCall != nil {
+			c := res.DeniedCall
+			if table != nil {
+				if o, ok := table.Lookup(c.Name); ok && o.Server != "" {
+					return fmt.Sprintf("the user denied the call of tool %q of server %q, which ended the turn", o.Tool, o.Server)
+				}
+			}
+			return fmt.Sprintf("the user denied the call of %q, which ended the turn", c.Name)
+		}
+		return "the run ended without an answer"
+	case protocol.RunCancelled:
+		return "the run was cancelled"
+	case protocol.RunStepLimit:
+		return "the run reached its step limit before the model gave an answer"
+	}
+	return "the run failed"
 }
 
 // RunCancel cancels a run in progress.
