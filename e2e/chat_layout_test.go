@@ -131,6 +131,14 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 		}
 	}
 
+	// The script has no step left: the error is printed once.
+	c.typeLine("one more")
+	screen = c.waitText("no matching step left in the script")
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(c.screen(), "no matching step left"); n != 1 {
+		t.Errorf("the run's error is printed %d times:\n%s", n, c.screen())
+	}
+
 	// The /mcp table and the status line fit; one status line.
 	c.typeLine("/mcp")
 	screen = c.waitFor("the /mcp table", func(s string) bool { return regexp.MustCompile(`notes\s.*auth_required`).MatchString(s) })
