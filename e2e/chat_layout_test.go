@@ -24,7 +24,7 @@ const longAnswer = "This answer is a deliberately long sentence that has to wrap
 
 // TestChatLayout runs `host chat` under tmux at 60 and 200 columns: Ctrl+C
 // clears the line and quits only when pressed twice, Ctrl+C at the
-// permission prompt denies in one line, a failing server's error is
+// permission prompt denies in one line (Esc too), a failing server's error is
 // printed once and counted, an answer's Markdown is rendered, the /mcp table and the status line fit with
 // no stale status line, a long answer wraps between words, and the
 // login's paste-back screen keeps its box and instruction. With
@@ -63,6 +63,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
 		{"text": "Let me echo that.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "hello"}}}},
+		{"text": "Again.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "again"}}}},
 		{"text": longAnswer + "\n\n- **first** point\n- second `point`\n"},
 	})
 	c := &tmuxChat{t: t, session: "mcp-host-layout-" + strconv.Itoa(width) + "-" + filepath.Base(filepath.Dir(dir))}
@@ -116,6 +117,12 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 	if strings.Contains(screen, "deny_with_reason") || strings.Count(screen, "denied") != 1 {
 		t.Errorf("the denial is not one line:\n%s", screen)
 	}
+
+	// Esc at the permission prompt: the same, visibly.
+	c.typeLine("again")
+	c.waitFor("the second permission prompt", func(s string) bool { return strings.Count(s, "[o]nce  always this [t]ool") == 1 && strings.Contains(s, "Again.") })
+	c.keys("Escape")
+	screen = c.waitText("everything/echo: denied (Esc)")
 
 	// A long answer wraps between words.
 	c.typeLine("and now?")
