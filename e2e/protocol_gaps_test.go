@@ -325,3 +325,62 @@ func TestProtocolTerminalEvent(t *testing.T) {
 	waitFor(t, 20*time.Second, "the cancelled run to end", func() bool { _, ok := g.ui.finalRun(r.RunID); return ok })
 	check(r.RunID, protocol.RunCancelled)
 }
+
+// TestProtocolConfirmNamesItsCall: with two tool calls in one step, each
+// ui.confirm.request names its run, call and origin, and comes after that
+// call's permission event (phase asked) on the wire (issue 13 item 1).
+func TestProtocolConfirmNamesItsCall(t *testing.T) {
+	echo := adapter.PublicName("everything", "echo")
+	sum := adapter.PublicName("everything", "get-sum")
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
+		callStep(map[string]any{"id": "call_a", "name": echo, "args": map[string]any{"message": "a"}},
+			map[string]any{"id": "call_b", "name": sum, "args": map[string]any{"a": 1, "b": 2}}),
+		{"text": "both done"},
+	})
+	g.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	id, st := g.runToEnd(t, "two calls")
+	if st.Status != protocol.RunCompleted {
+		t.Fatalf("run: %+v", st)
+	}
+	// The order on the wire, as the runtime wrote it.
+	g.out.mu.Lock()
+	data := append([]byte(nil), g.out.w.(*bytes.Buffer).Bytes()...)
+	g.out.mu.Unlock()
+	askedAt := map[string]int{}
+	var confirms []protocol.ConfirmParams
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &m) != nil {
+			continue
+		}
+		switch m.Method {
+		case protocol.MethodAgentEvent:
+			var e protocol.AgentEventParams
+			json.Unmarshal(m.Params, &e)
+			if e.Type == protocol.EventPermission && e.Phase == "asked" {
+				askedAt[e.Call.ID] = i
+			}
+		case protocol.MethodUIConfirm:
+			var c protocol.ConfirmParams
+			json.Unmarshal(m.Params, &c)
+			if c.CallID == "" {
+				t.Errorf("confirm without call_id: %s", line)
+			} else if at, ok := askedAt[c.CallID]; !ok || at > i {
+				t.Errorf("confirm for %s (line %d) before its asked event (line %d, seen %v)", c.CallID, i, at, ok)
+			}
+			confirms = append(confirms, c)
+		}
+	}
+	want := map[string]string{"call_a": "echo", "call_b": "get-sum"}
+	if len(confirms) != 2 {
+		t.Fatalf("%d confirms, want 2", len(confirms))
+	}
+	for _, c := range confirms {
+		if c.RunID != id || c.Tool == nil || c.Tool.Server != "everything" || c.Tool.Tool != want[c.CallID] || c.Step != 1 {
+			t.Errorf("confirm does not name its run, call and origin: %+v %+v", c, c.Tool)
+		}
+	}
+}

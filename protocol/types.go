@@ -343,6 +343,10 @@ type AgentEventParams struct {
 	Result *ToolResult `json:"result,omitempty"`
 	// Error is the message of an error event.
 	Error string `json:"error,omitempty"`
+	// DecidedBy, on a permission event with phase decided, says what
+	// decided: "deny rule", "allow rule", "trusted server", "remembered
+	// answer", "user", "non-interactive policy", "timeout".
+	DecidedBy string `json:"decided_by,omitempty"`
 	// Status is the run's final status (Run* constants) on the final
 	// event, which every run sends exactly once, as its last event.
 	Status string `json:"status,omitempty"`
@@ -389,6 +393,13 @@ type ConfirmParams struct {
 	// Login details a login confirm.
 	Login     *ConfirmLogin `json:"login,omitempty"`
 	TimeoutMS int64         `json:"timeout_ms"`
+	// RunID, CallID and Step name the run, the model's tool call and the
+	// step a tool_call confirm belongs to (empty for a direct tool.call
+	// and a login): the permission agent.event with phase asked for the
+	// same call_id comes before this request.
+	RunID  string `json:"run_id,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+	Step   int    `json:"step,omitempty"`
 }
 
 // ConfirmTool is what the user needs to decide about a tool call.

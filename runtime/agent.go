@@ -131,6 +131,10 @@ type RunRequest struct {
 	// OnTools, when set, receives the run's tool snapshot before the run
 	// starts, for resolving public names in events to their origin.
 	OnTools func(snap *adapter.Snapshot, problems []string)
+	// OnVerdict, when set, receives the gate's verdict on every MCP tool
+	// call of the run (what decided it), before the run's permission
+	// event about the decision.
+	OnVerdict func(req core.PermissionRequest, v permission.Verdict)
 }
 
 // Run runs one turn: the model sees the tool snapshot taken now, and every
@@ -144,7 +148,7 @@ func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error
 		Provider:   req.Provider,
 		Messages:   req.Messages,
 		Tools:      tools,
-		Permission: a.opts.Gate.Hook(),
+		Permission: a.opts.Gate.HookNotify(req.OnVerdict),
 		OnEvent:    req.OnEvent,
 		MaxSteps:   a.opts.MaxSteps,
 	})

@@ -25,6 +25,9 @@ type Request struct {
 	Server     string `json:"server"`
 	Tool       string `json:"tool"`
 	PublicName string `json:"publicName"`
+	// CallID is the model's id for the call, when the call belongs to a
+	// run ("" for a direct call).
+	CallID string `json:"callId,omitempty"`
 	// Title is the tool's display name as the server claims it: one line,
 	// at most [termsafe.DefaultLineMax] runes.
 	Title string `json:"title"`

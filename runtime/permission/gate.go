@@ -174,6 +174,12 @@ type Verdict struct {
 // when the rules and remembered answers do not decide. It returns an error
 // only when ctx ends while waiting for the user.
 func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage) (Verdict, error) {
+	return g.check(ctx, t, args, "")
+}
+
+// check is Check for the model's call callID ("" outside a run), which the
+// Request names.
+func (g *Gate) check(ctx context.Context, t *adapter.Tool, args json.RawMessage, callID string) (Verdict, error) {
 	server, tool := t.Server(), t.ToolName()
 	for _, r := range g.opts.Deny {
 		if r.Matches(server, tool) {
@@ -215,6 +221,7 @@ func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage)
 		return denied(ByPolicy, "denied: the call needs confirmation and the run is non-interactive"), nil
 	}
 	req := g.request(t, args, changed)
+	req.CallID = callID
 	resp, err := g.ask(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -272,14 +279,25 @@ func denied(by, reason string) Verdict {
 // allowed here. A plain user deny ends the turn; every other deny gives the
 // model the reason.
 func (g *Gate) Hook() core.PermissionHook {
+	return g.HookNotify(nil)
+}
+
+// HookNotify is [Gate.Hook] that also hands every verdict on a call of an
+// MCP tool to onVerdict (when not nil) before the run goes on, so that the
+// embedder can say what decided it. The Request a Confirmer gets names
+// the call (CallID).
+func (g *Gate) HookNotify(onVerdict func(req core.PermissionRequest, v Verdict)) core.PermissionHook {
 	return func(ctx context.Context, req core.PermissionRequest) (core.PermissionDecision, error) {
 		t, ok := req.Tool.(*adapter.Tool)
 		if !ok {
 			return core.Allow(), nil
 		}
-		v, err := g.Check(ctx, t, req.Call.Args)
+		v, err := g.check(ctx, t, req.Call.Args, req.Call.ID)
 		if err != nil {
 			return core.PermissionDecision{}, err
+		}
+		if onVerdict != nil {
+			onVerdict(req, v)
 		}
 		return v.Decision(), nil
 	}

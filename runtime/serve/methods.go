@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
@@ -16,7 +15,6 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/termsafe"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var _ protocol.Server = (*service)(nil)
@@ -298,15 +296,29 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	var table *adapter.Table
 	var mu sync.Mutex
 	finalSent := false
+	rs := newRunState(id)
+	ctx = context.WithValue(ctx, runKey{}, rs)
 	res, err := agent.Run(ctx, runtime.RunRequest{
-		Provider: s.opts.Provider,
-		Messages: msgs,
-		OnTools:  func(snap *adapter.Snapshot, _ []string) { table = snap.Table() },
+		Provider:  s.opts.Provider,
+		Messages:  msgs,
+		OnTools:   func(snap *adapter.Snapshot, _ []string) { table = snap.Table() },
+		OnVerdict: func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
 		OnEvent: func(e core.Event) {
 			if e.Type == core.EventStatus {
 				return // run.status comes from the result
 			}
 			p := wireEvent(id, e, table)
+			if e.Type == core.EventPermission && p.Call != nil {
+				if e.Phase == core.PermissionAsked {
+					rs.heldAsked(p) // sent before its confirm, or with the decision
+					return
+				}
+				by, asked := rs.decided(p.Call.ID)
+				p.DecidedBy = by
+				if asked != nil {
+					s.enqueue(func() { s.ui.AgentEvent(context.Background(), asked) })
+				}
+			}
 			if e.Type == core.EventFinal {
 				p.Status = protocol.RunCompleted
 				mu.Lock()
@@ -384,62 +396,6 @@ func (s *service) RunCancel(ctx context.Context, p *protocol.RunCancelParams) (*
 func (s *service) Shutdown(ctx context.Context, p *protocol.Empty) (*protocol.Empty, error) {
 	s.close()
 	return &protocol.Empty{}, nil
-}
-
-// confirmTool asks the UI about a tool call.
-func (s *service) confirmTool(ctx context.Context, req *permission.Request) (permission.Response, error) {
-	timeout := s.opts.ConfirmTimeout
-	if timeout <= 0 {
-		timeout = permission.DefaultConfirmTimeout
-	}
-	title := fmt.Sprintf("Allow %s/%s?", req.Server, req.Tool)
-	msg := fmt.Sprintf("The model wants to call tool %q of MCP server %q.", req.Tool, req.Server)
-	if note := req.ChangeNote(); note != "" {
-		msg += " " + note
-	}
-	res, err := s.ui.Confirm(ctx, &protocol.ConfirmParams{
-		Kind: protocol.ConfirmKindToolCall, Title: title, Message: msg,
-		Options: []string{protocol.AnswerAllowOnce, protocol.AnswerAlwaysTool, protocol.AnswerAlwaysServer, protocol.AnswerDeny, protocol.AnswerDenyWithReason},
-		Tool: &protocol.ConfirmTool{
-			Server: req.Server, Tool: req.Tool, PublicName: req.PublicName, Title: req.Title,
-			Arguments: req.Arguments, ArgumentsTruncated: req.ArgumentsTruncated,
-			Annotations: wireAnnotations(req.Annotations), Changed: req.Changed,
-			ChangedFields: req.ChangedFields, Description: req.Description,
-		},
-		TimeoutMS: timeout.Milliseconds(),
-	})
-	if err != nil {
-		return permission.Response{}, fmt.Errorf("ask the UI: %w", err)
-	}
-	return permission.Response{Answer: permission.Answer(res.Answer), Reason: res.Reason}, nil
-}
-
-// elicit passes a server's elicitation request to the UI, or declines when
-// the UI cannot answer.
-func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	s.mu.Lock()
-	can := s.initialized && s.caps.Elicit
-	s.mu.Unlock()
-	if !can {
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}
-	const timeout = 5 * time.Minute
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	schema, _ := json.Marshal(p.RequestedSchema)
-	res, err := s.ui.Elicit(ctx, &protocol.ElicitParams{
-		Server: server, Message: p.Message, RequestedSchema: schema, URL: p.URL, TimeoutMS: timeout.Milliseconds(),
-	})
-	if err != nil {
-		s.log.Warn("elicitation: the UI did not answer; declining", "server", server, "error", err)
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}
-	switch res.Action {
-	case "accept", "decline", "cancel":
-	default:
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}
-	return &mcp.ElicitResult{Action: res.Action, Content: res.Content}, nil
 }
 
 // MCPApprove records the user's answer about a server a project file
