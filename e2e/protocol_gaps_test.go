@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -382,5 +383,102 @@ func TestProtocolConfirmNamesItsCall(t *testing.T) {
 		if c.RunID != id || c.Tool == nil || c.Tool.Server != "everything" || c.Tool.Tool != want[c.CallID] || c.Step != 1 {
 			t.Errorf("confirm does not name its run, call and origin: %+v %+v", c, c.Tool)
 		}
+	}
+}
+
+// wireNotes returns the params of every notification of method the
+// runtime wrote, in order.
+func (h *servedHost) wireNotes(method string) []json.RawMessage {
+	h.out.mu.Lock()
+	data := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
+	h.out.mu.Unlock()
+	var out []json.RawMessage
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &m) == nil && m.Method == method && m.ID == nil {
+			out = append(out, m.Params)
+		}
+	}
+	return out
+}
+
+// TestProtocolRequestCancelled: a confirm the runtime stops waiting for
+// (its timeout, its run cancelled) is withdrawn with ui.request.cancelled
+// naming the request and why; the UI's late answer is ignored; a
+// timed-out confirm denies with a reason the model sees, decided_by
+// timeout, and the turn goes on (issue 13 item 2).
+func TestProtocolRequestCancelled(t *testing.T) {
+	echo := adapter.PublicName("everything", "echo")
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
+		callStep(call(echo, map[string]any{"message": "late"})),
+		{"text": "went on after the timeout"},
+		callStep(call(echo, map[string]any{"message": "cancel"})),
+		{"text": "never"},
+	}, "--confirm-timeout", "1s")
+	var ids []int64
+	var mu sync.Mutex
+	g.ui.setAnswer(func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
+		<-ctx.Done() // the withdrawal cancels the handler
+		time.Sleep(200 * time.Millisecond)
+		return &protocol.ConfirmResult{Answer: protocol.AnswerAllowOnce}, nil // late: ignored
+	})
+	id, st := g.runToEnd(t, "time out")
+	if st.Status != protocol.RunCompleted || st.Text != "went on after the timeout" {
+		t.Fatalf("run: %+v", st)
+	}
+	var decided protocol.AgentEventParams
+	for _, e := range g.ui.runEvents(id) {
+		if e.Type == protocol.EventPermission && e.Phase == "decided" {
+			decided = e
+		}
+		if e.Type == protocol.EventToolResult && e.Result != nil && !e.Result.IsError {
+			t.Errorf("the late answer ran the call: %+v", e)
+		}
+	}
+	if decided.Decision != "deny_with_reason" || decided.DecidedBy != "timeout" || !strings.Contains(decided.Reason, "no answer") {
+		t.Errorf("decision after a timeout: %+v", decided)
+	}
+	cancelled := func() []protocol.RequestCancelledParams {
+		var out []protocol.RequestCancelledParams
+		for _, raw := range g.wireNotes(protocol.MethodUIRequestCancelled) {
+			var p protocol.RequestCancelledParams
+			json.Unmarshal(raw, &p)
+			out = append(out, p)
+		}
+		return out
+	}
+	waitFor(t, 5*time.Second, "ui.request.cancelled for the timed-out confirm", func() bool { return len(cancelled()) == 1 })
+	if c := cancelled()[0]; c.Method != protocol.MethodUIConfirm || c.Reason != "timeout" || c.ID == 0 {
+		t.Errorf("withdrawal of the timed-out confirm: %+v", c)
+	}
+	mu.Lock()
+	ids = append(ids, cancelled()[0].ID)
+	mu.Unlock()
+
+	ctx := ctxT(t, 30*time.Second)
+	r, err := g.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "cancel"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the second confirm", func() bool {
+		g.ui.mu.Lock()
+		defer g.ui.mu.Unlock()
+		return len(g.ui.confirms) == 2
+	})
+	if _, err := g.rt.RunCancel(ctx, &protocol.RunCancelParams{RunID: r.RunID}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "ui.request.cancelled for the cancelled run's confirm", func() bool { return len(cancelled()) == 2 })
+	if c := cancelled()[1]; c.Method != protocol.MethodUIConfirm || c.Reason != "cancelled" || c.ID == ids[0] {
+		t.Errorf("withdrawal of the cancelled run's confirm: %+v", c)
+	}
+	// Still serving after the late answers.
+	time.Sleep(300 * time.Millisecond)
+	if _, err := g.rt.MCPList(ctx, &protocol.Empty{}); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -30,7 +30,20 @@ func ClientHandler(c Client) Handler {
 		MethodRunStatus:  notification(MethodRunStatus, c.RunStatus),
 		MethodAgentEvent: notification(MethodAgentEvent, c.AgentEvent),
 		MethodLog:        notification(MethodLog, c.Log),
+		MethodUIRequestCancelled: notification(MethodUIRequestCancelled, func(ctx context.Context, p *RequestCancelledParams) error {
+			if rc, ok := c.(RequestCancelledHandler); ok {
+				return rc.RequestCancelled(ctx, p)
+			}
+			return nil // the request's handler has been cancelled already
+		}),
 	}.handler()
+}
+
+// RequestCancelledHandler is implemented by a [Client] that wants to see
+// ui.request.cancelled notifications; [ClientHandler] cancels the context
+// of the named request's handler in any case.
+type RequestCancelledHandler interface {
+	RequestCancelled(ctx context.Context, p *RequestCancelledParams) error
 }
 
 // clientCaller implements Client by sending over a Conn.

@@ -53,6 +53,12 @@ type ConnOptions struct {
 	// requests still being handled to be answered before it cancels them;
 	// zero means DefaultDrainTimeout.
 	DrainTimeout time.Duration
+	// AnnounceAbandoned makes a [Conn.Call] whose context ends before the
+	// answer tell the peer with a ui.request.cancelled notification (the
+	// request's id and method, and the reason: [CancelReason] from the
+	// context's cause, else "timeout" for a deadline and "cancelled"). The
+	// runtime sets it; a late answer is then ignored.
+	AnnounceAbandoned bool
 }
 
 // DefaultDrainTimeout is the default of ConnOptions.DrainTimeout.
@@ -80,6 +86,9 @@ type Conn struct {
 
 	notes    chan *jsonrpc.Request
 	inflight sync.WaitGroup
+	// running cancels the handlers of requests in progress, by id, for
+	// ui.request.cancelled.
+	running map[string]context.CancelFunc
 }
 
 // NewConn returns a connection reading from r and writing to w. Call
@@ -101,6 +110,7 @@ func NewConn(r io.Reader, w io.Writer, h Handler, opts ConnOptions) *Conn {
 		pending: make(map[int64]chan *jsonrpc.Response),
 		done:    make(chan struct{}),
 		notes:   make(chan *jsonrpc.Request, 256),
+		running: make(map[string]context.CancelFunc),
 	}
 }
 
@@ -222,6 +232,9 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		c.deliver(m)
 	case *jsonrpc.Request:
 		if !m.IsCall() {
+			if m.Method == MethodUIRequestCancelled {
+				c.cancelRunning(m.Params)
+			}
 			select {
 			case c.notes <- m:
 			case <-ctx.Done():
@@ -238,7 +251,18 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		handle := func() {
 			defer c.inflight.Done()
 			after := &replyHooks{}
-			res, err := c.handle(context.WithValue(ctx, replyHooksKey{}, after), m.Method, m.Params)
+			hctx, cancel := context.WithCancel(ctx)
+			key := fmt.Sprint(m.ID.Raw())
+			c.mu.Lock()
+			c.running[key] = cancel
+			c.mu.Unlock()
+			defer func() {
+				c.mu.Lock()
+				delete(c.running, key)
+				c.mu.Unlock()
+				cancel()
+			}()
+			res, err := c.handle(context.WithValue(hctx, replyHooksKey{}, after), m.Method, m.Params)
 			c.reply(m.ID, res, err)
 			for _, fn := range after.take() {
 				fn()
@@ -267,19 +291,6 @@ func (c *Conn) handle(ctx context.Context, method string, params json.RawMessage
 		}
 	}()
 	return c.handler(ctx, method, params)
-}
-
-// looksLikeResponse reports whether line is a JSON object without a method,
-// that is, a response (or garbage shaped like one).
-func looksLikeResponse(line []byte) bool {
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(line, &probe) != nil {
-		return false
-	}
-	_, hasMethod := probe["method"]
-	_, hasResult := probe["result"]
-	_, hasError := probe["error"]
-	return !hasMethod && (hasResult || hasError)
 }
 
 type replyHooksKey struct{}
@@ -311,29 +322,6 @@ func OnReplied(ctx context.Context, fn func()) {
 	r.mu.Lock()
 	r.fns = append(r.fns, fn)
 	r.mu.Unlock()
-}
-
-func truncate(b []byte, n int) string {
-	if len(b) > n {
-		return string(b[:n]) + "…"
-	}
-	return string(b)
-}
-
-// salvageID returns the id of a message that failed to decode, where it
-// can be read, so that the peer can match the error to its request.
-func salvageID(line []byte) jsonrpc.ID {
-	var probe struct {
-		ID any `json:"id"`
-	}
-	if json.Unmarshal(line, &probe) != nil {
-		return jsonrpc.ID{}
-	}
-	id, err := jsonrpc.MakeID(probe.ID)
-	if err != nil {
-		return jsonrpc.ID{}
-	}
-	return id
 }
 
 func (c *Conn) deliver(r *jsonrpc.Response) {
@@ -448,6 +436,11 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	select {
 	case <-ctx.Done():
 		forget()
+		if c.opts.AnnounceAbandoned {
+			if err := c.Notify(MethodUIRequestCancelled, &RequestCancelledParams{ID: n, Method: method, Reason: abandonReason(ctx)}); err != nil {
+				c.opts.Logger.Warn("could not announce an abandoned request", "method", method, "error", err)
+			}
+		}
 		return ctx.Err()
 	case resp, ok := <-ch:
 		if !ok {

@@ -38,6 +38,9 @@ const (
 	MethodRunStatus  = "run.status"
 	MethodAgentEvent = "agent.event"
 	MethodLog        = "log"
+	// MethodUIRequestCancelled tells the UI that the runtime no longer
+	// wants the answer to one of its requests (RequestCancelledParams).
+	MethodUIRequestCancelled = "ui.request.cancelled"
 )
 
 // Error codes. The JSON-RPC codes keep their standard meaning; the others

@@ -274,8 +274,11 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	}
 	s.nextRun++
 	id := fmt.Sprintf("r%d", s.nextRun)
-	runCtx, cancel := context.WithCancel(context.Background())
-	s.runs[id] = cancel
+	// run.cancel and shutdown cancel with a cause, which withdraws the
+	// run's pending confirm as "cancelled" (see confirmContext).
+	runCtx, cancelCause := context.WithCancelCause(context.Background())
+	cancel := func() { cancelCause(nil) }
+	s.runs[id] = func() { cancelCause(protocol.ReasonCancelled) }
 	agent := s.agent
 	s.mu.Unlock()
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/mcp-host/mcp-host/protocol"
@@ -111,4 +112,22 @@ func (s *service) beforeConfirm(ctx context.Context, r *runState, callID string)
 		return 0, ctx.Err()
 	}
 	return ev.Step, nil
+}
+
+// confirmContext returns the context a confirm is sent with: it ends with
+// ctx (the gate's), and its cause says why for ui.request.cancelled: the
+// [protocol.CancelReason] the run or request was cancelled with
+// (run.cancel, shutdown), or else timeout: the gate stopped waiting
+// (its own cancel carries no reason).
+func confirmContext(ctx context.Context) (context.Context, func()) {
+	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		var r protocol.CancelReason
+		if errors.As(context.Cause(ctx), &r) {
+			cancel(r)
+			return
+		}
+		cancel(protocol.ReasonTimeout)
+	})
+	return cctx, func() { stop(); cancel(nil) }
 }

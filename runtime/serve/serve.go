@@ -70,7 +70,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts ServeOptions) 
 	connOpts := protocol.ConnOptions{
 		MaxLineBytes: opts.MaxLineBytes,
 		Inline:       []string{protocol.MethodInitialize},
-		Admit:        s.admit,
+		// A confirm, prompt or elicitation the runtime stops waiting for
+		// is withdrawn with ui.request.cancelled.
+		AnnounceAbandoned: true,
+		Admit:             s.admit,
 		AfterReply: func(method string) {
 			if method == protocol.MethodShutdown {
 				s.quitOnce.Do(func() { close(s.quit) })

@@ -22,6 +22,8 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 	if note := req.ChangeNote(); note != "" {
 		msg += " " + note
 	}
+	ctx, done := confirmContext(ctx)
+	defer done()
 	var runID string
 	var step int
 	if rs, ok := ctx.Value(runKey{}).(*runState); ok && req.CallID != "" {
