@@ -482,3 +482,49 @@ func TestProtocolRequestCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestProtocolPermissionEvents: permission "asked" is sent only when the
+// user is asked, "decided" says decided_by, and a tool_call whose name is
+// in no catalog is marked unknown and still names the tool it most likely
+// meant (issue 13 item 7).
+func TestProtocolPermissionEvents(t *testing.T) {
+	echo := adapter.PublicName("everything", "echo")
+	sum := adapter.PublicName("everything", "get-sum")
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
+		callStep(map[string]any{"id": "by_rule", "name": echo, "args": map[string]any{"message": "rule"}},
+			map[string]any{"id": "by_user", "name": sum, "args": map[string]any{"a": 1, "b": 2}},
+			map[string]any{"id": "raw_name", "name": "get-sum", "args": map[string]any{"a": 1, "b": 2}},
+			map[string]any{"id": "nonsense", "name": "no_such_tool", "args": map[string]any{}}),
+		{"text": "done"},
+	}, "--allow", "everything/echo")
+	g.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	id, st := g.runToEnd(t, "mixed")
+	if st.Status != protocol.RunCompleted {
+		t.Fatalf("run: %+v", st)
+	}
+	asked := map[string]bool{}
+	decidedBy := map[string]string{}
+	calls := map[string]*protocol.ToolCallInfo{}
+	for _, e := range g.ui.runEvents(id) {
+		switch {
+		case e.Type == protocol.EventPermission && e.Phase == "asked":
+			asked[e.Call.ID] = true
+		case e.Type == protocol.EventPermission && e.Phase == "decided":
+			decidedBy[e.Call.ID] = e.DecidedBy
+		case e.Type == protocol.EventToolCall:
+			calls[e.Call.ID] = e.Call
+		}
+	}
+	if asked["by_rule"] || !asked["by_user"] {
+		t.Errorf("asked events: %v, want by_user only", asked)
+	}
+	if decidedBy["by_rule"] != "allow rule" || decidedBy["by_user"] != "user" {
+		t.Errorf("decided_by: %v", decidedBy)
+	}
+	if c := calls["raw_name"]; c == nil || !c.Unknown || c.Server != "everything" || c.Tool != "get-sum" {
+		t.Errorf("tool_call for a server's own tool name: %+v", c)
+	}
+	if c := calls["nonsense"]; c == nil || !c.Unknown || c.Server != "" {
+		t.Errorf("tool_call for a name nothing offers: %+v", c)
+	}
+}

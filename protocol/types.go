@@ -359,6 +359,11 @@ type ToolCallInfo struct {
 	Server     string          `json:"server,omitempty"`
 	Tool       string          `json:"tool,omitempty"`
 	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	// Unknown reports a name that no tool of the run has: the call is not
+	// made (its tool_result says why). Server and Tool then name the tool
+	// the model most likely meant, when exactly one tool has that name on
+	// its server (or the name is "server/tool"); otherwise they are empty.
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 // MCPStatusParams report a server's new status (notification mcp.status).

@@ -297,6 +297,7 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message) {
 	defer cancel()
 	var table *adapter.Table
+	var snap *adapter.Snapshot
 	var mu sync.Mutex
 	finalSent := false
 	rs := newRunState(id)
@@ -304,23 +305,22 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	res, err := agent.Run(ctx, runtime.RunRequest{
 		Provider:  s.opts.Provider,
 		Messages:  msgs,
-		OnTools:   func(snap *adapter.Snapshot, _ []string) { table = snap.Table() },
+		OnTools:   func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
 		OnVerdict: func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
 		OnEvent: func(e core.Event) {
 			if e.Type == core.EventStatus {
 				return // run.status comes from the result
 			}
 			p := wireEvent(id, e, table)
+			guessOrigin(p.Call, snap)
 			if e.Type == core.EventPermission && p.Call != nil {
 				if e.Phase == core.PermissionAsked {
-					rs.heldAsked(p) // sent before its confirm, or with the decision
+					// Sent just before its confirm; dropped when the
+					// rules decide without asking anyone.
+					rs.heldAsked(p)
 					return
 				}
-				by, asked := rs.decided(p.Call.ID)
-				p.DecidedBy = by
-				if asked != nil {
-					s.enqueue(func() { s.ui.AgentEvent(context.Background(), asked) })
-				}
+				p.DecidedBy = rs.decided(p.Call.ID)
 			}
 			if e.Type == core.EventFinal {
 				p.Status = protocol.RunCompleted

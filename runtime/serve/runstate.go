@@ -16,8 +16,9 @@ type runKey struct{}
 // causal order: the core reports a call's permission check (phase asked)
 // before it asks the gate, but through its own goroutine, while the gate's
 // confirm goes straight to the UI. So the asked event is held until the
-// confirm for that call is about to be sent (it goes out first), or until
-// the decision comes without one.
+// confirm for that call is about to be sent (it goes out first); when the
+// decision comes without one (rules, trust, a remembered answer), nobody
+// was asked and it is dropped.
 type runState struct {
 	id string
 	mu sync.Mutex
@@ -68,22 +69,20 @@ func (r *runState) verdict(callID string, v permission.Verdict) {
 	r.call(callID).by = v.By
 }
 
-// decided returns what decided the call and the held asked event, if it
-// has not been sent (no confirm was asked).
-func (r *runState) decided(callID string) (by string, unsent *protocol.AgentEventParams) {
+// decided returns what decided the call. An asked event not sent by
+// then is dropped: nobody was asked.
+func (r *runState) decided(callID string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.call(callID)
-	if !c.sent {
-		c.sent = true
-		unsent = c.asked
-	}
-	return c.by, unsent
+	c.sent = true
+	return c.by
 }
 
 // beforeConfirm sends the asked event of callID to the UI ahead of the
 // confirm about it: it waits until the core has reported the check and
 // the event has been written. It returns the call's step.
+// An asked event is sent only this way: when the user is asked.
 func (s *service) beforeConfirm(ctx context.Context, r *runState, callID string) (int, error) {
 	r.mu.Lock()
 	c := r.call(callID)

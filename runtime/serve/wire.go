@@ -96,6 +96,8 @@ func wireEvent(runID string, e core.Event, table *adapter.Table) *protocol.Agent
 		if table != nil {
 			if o, ok := table.Lookup(e.Call.Name); ok {
 				c.Server, c.Tool = o.Server, o.Tool
+			} else {
+				c.Unknown = true
 			}
 		}
 		if len(c.Arguments) > 0 && !json.Valid(c.Arguments) {
@@ -112,4 +114,25 @@ func wireEvent(runID string, e core.Event, table *adapter.Table) *protocol.Agent
 		p.Result = &r
 	}
 	return p
+}
+
+// guessOrigin names the tool an unknown name most likely meant: the one
+// tool of the run whose own name it is, or the tool it names as
+// "server/tool". It leaves c alone when that is not exactly one tool.
+func guessOrigin(c *protocol.ToolCallInfo, snap *adapter.Snapshot) {
+	if c == nil || !c.Unknown || snap == nil {
+		return
+	}
+	var found *adapter.Tool
+	for _, t := range snap.Tools() {
+		if t.ToolName() == c.PublicName || t.Server()+"/"+t.ToolName() == c.PublicName {
+			if found != nil {
+				return // ambiguous
+			}
+			found = t
+		}
+	}
+	if found != nil {
+		c.Server, c.Tool = found.Server(), found.ToolName()
+	}
 }
