@@ -5,84 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 )
-
-// gapsHost is `host serve` with server-everything as "everything", a
-// scripted model and the given UI capabilities, initialized and with
-// everything ready.
-type gapsHost struct {
-	*servedHost
-	dir    string
-	config string
-	init   *protocol.InitializeResult
-}
-
-// startGaps starts host serve for the protocol-gap tests (issue 13).
-// script is the scripted model's steps; args are extra flags.
-func startGaps(t *testing.T, caps protocol.UICapabilities, script []map[string]any, args ...string) *gapsHost {
-	t.Helper()
-	everything := testenv.NodeBin(t, "mcp-server-everything")
-	dir := t.TempDir()
-	config := filepath.Join(dir, "config.json")
-	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
-	}}})
-	if script == nil {
-		script = []map[string]any{{"text": "nothing to do"}}
-	}
-	scriptFile := filepath.Join(dir, "script.json")
-	writeJSONFile(t, scriptFile, script)
-	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
-		append([]string{"--script", scriptFile, "--permissions", filepath.Join(dir, "permissions.json")}, args...)...)
-	ctx := ctxT(t, time.Minute)
-	init, err := h.rt.Initialize(ctx, &protocol.InitializeParams{
-		ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-gaps"}, Capabilities: caps,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &gapsHost{servedHost: h, dir: dir, config: config, init: init}
-	waitFor(t, 60*time.Second, "everything ready", func() bool {
-		st, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "everything"})
-		return err == nil && st.Server.State == protocol.StateReady
-	})
-	return g
-}
-
-// runToEnd starts a run and waits for its final run.status.
-func (g *gapsHost) runToEnd(t *testing.T, prompt string) (string, protocol.RunStatusParams) {
-	t.Helper()
-	ctx := ctxT(t, time.Minute)
-	r, err := g.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: prompt})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st protocol.RunStatusParams
-	waitFor(t, 30*time.Second, "run "+r.RunID+" to end", func() bool {
-		var ok bool
-		st, ok = g.ui.finalRun(r.RunID)
-		return ok
-	})
-	return r.RunID, st
-}
-
-func callStep(calls ...map[string]any) map[string]any { return map[string]any{"calls": calls} }
-
-func call(name string, args map[string]any) map[string]any {
-	return map[string]any{"name": name, "args": args}
-}
 
 // TestProtocolAllowWithoutConfirm: `host serve --allow RULE` lets the
 // matching calls run for a UI that did not declare confirm (issue 13 item
@@ -194,75 +126,6 @@ func TestProtocolErrorAnswers(t *testing.T) {
 	if e := raw(`{"jsonrpc":"2.0","id":"j","method":"mcp.get","params":{"id":"nope"}}`); e["data"].(map[string]any)["server"] != "nope" {
 		t.Errorf("unknown server error does not name it: %v", e)
 	}
-}
-
-// TestProtocolStatusOncePerChange: mcp.status is sent once per change
-// (never twice the same status back to back), mcp.reconnect answers with
-// the state after the change (connecting) and no "ready, 0 tools" status
-// shows while the old session closes, and a removed server is reported
-// with its last state and transport (issue 13 item 5).
-func TestProtocolStatusOncePerChange(t *testing.T) {
-	g := startGaps(t, protocol.UICapabilities{}, nil)
-	ctx := ctxT(t, time.Minute)
-	res, err := g.rt.MCPReconnect(ctx, &protocol.ServerParams{ID: "everything"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Server.State != protocol.StateConnecting {
-		t.Errorf("mcp.reconnect answered %s with %d tools, want connecting", res.Server.State, res.Server.Tools)
-	}
-	var seen []string
-	waitFor(t, 30*time.Second, "everything ready again", func() bool {
-		st, err := g.rt.MCPGet(ctx, &protocol.ServerParams{ID: "everything"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen = append(seen, fmt.Sprintf("%s/%d", st.Server.State, st.Server.Tools))
-		return st.Server.State == protocol.StateReady && st.Server.Tools > 0
-	})
-	for _, s := range seen {
-		if s == protocol.StateReady+"/0" {
-			t.Errorf("mcp.get showed ready with 0 tools during the reconnect: %v", seen)
-			break
-		}
-	}
-	time.Sleep(500 * time.Millisecond) // late notifications
-	writeJSONFile(t, g.config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{}}})
-	var removed protocol.MCPStatusParams
-	waitFor(t, 20*time.Second, "everything removed", func() bool {
-		g.ui.mu.Lock()
-		defer g.ui.mu.Unlock()
-		for _, st := range g.ui.statuses {
-			if st.Removed {
-				removed = st
-				return true
-			}
-		}
-		return false
-	})
-	if removed.Server.ID != "everything" || removed.Server.Transport != "stdio" || removed.Server.State == "" {
-		t.Errorf("removed status: %+v", removed)
-	}
-	time.Sleep(500 * time.Millisecond)
-	g.ui.mu.Lock()
-	defer g.ui.mu.Unlock()
-	var last []byte
-	var seq []string
-	for i, st := range g.ui.statuses {
-		b, _ := json.Marshal(st)
-		seq = append(seq, fmt.Sprintf("%s/%d", st.Server.State, st.Server.Tools))
-		if bytes.Equal(b, last) {
-			t.Errorf("mcp.status %d repeats the one before: %s", i, b)
-		}
-		if st.Server.State == protocol.StateReady && st.Server.Tools == 0 {
-			t.Errorf("mcp.status %d: ready with 0 tools: %s", i, b)
-		}
-		if st.Removed && i != len(g.ui.statuses)-1 {
-			t.Errorf("a status after the removal: %v", seq)
-		}
-		last = b
-	}
-	t.Logf("statuses: %v", seq)
 }
 
 // TestProtocolTerminalEvent: every run ends with exactly one final
@@ -384,26 +247,6 @@ func TestProtocolConfirmNamesItsCall(t *testing.T) {
 			t.Errorf("confirm does not name its run, call and origin: %+v %+v", c, c.Tool)
 		}
 	}
-}
-
-// wireNotes returns the params of every notification of method the
-// runtime wrote, in order.
-func (h *servedHost) wireNotes(method string) []json.RawMessage {
-	h.out.mu.Lock()
-	data := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
-	h.out.mu.Unlock()
-	var out []json.RawMessage
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(line, &m) == nil && m.Method == method && m.ID == nil {
-			out = append(out, m.Params)
-		}
-	}
-	return out
 }
 
 // TestProtocolRequestCancelled: a confirm the runtime stops waiting for
