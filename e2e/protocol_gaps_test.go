@@ -371,3 +371,22 @@ func TestProtocolPermissionEvents(t *testing.T) {
 		t.Errorf("tool_call for a name nothing offers: %+v", c)
 	}
 }
+
+// TestProtocolLocalToolConfirmNamesItsRun: a confirm asked by a local tool
+// of a run (a resource listing reaches a server) names the run.
+func TestProtocolLocalToolConfirmNamesItsRun(t *testing.T) {
+	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
+		callStep(call("mcp_resources_list", map[string]any{})),
+		{"text": "listed"},
+	})
+	g.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	id, st := g.runToEnd(t, "list resources")
+	if st.Status != protocol.RunCompleted {
+		t.Fatalf("run: %+v", st)
+	}
+	g.ui.mu.Lock()
+	defer g.ui.mu.Unlock()
+	if len(g.ui.confirms) != 1 || g.ui.confirms[0].RunID != id {
+		t.Errorf("confirms: %+v, want one naming run %s", g.ui.confirms, id)
+	}
+}

@@ -26,13 +26,17 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 	defer done()
 	var runID string
 	var step int
-	if rs, ok := ctx.Value(runKey{}).(*runState); ok && req.CallID != "" {
-		// The call's permission event (asked) reaches the UI first.
-		var err error
-		if step, err = s.beforeConfirm(ctx, rs, req.CallID); err != nil {
-			return permission.Response{}, fmt.Errorf("ask the UI: %w", err)
-		}
+	if rs, ok := ctx.Value(runKey{}).(*runState); ok {
+		// A call a local tool of the run makes (a resource read) has no
+		// call id of the model's: the confirm names the run alone.
 		runID = rs.id
+		if req.CallID != "" {
+			// The call's permission event (asked) reaches the UI first.
+			var err error
+			if step, err = s.beforeConfirm(ctx, rs, req.CallID); err != nil {
+				return permission.Response{}, fmt.Errorf("ask the UI: %w", err)
+			}
+		}
 	}
 	res, err := s.ui.Confirm(ctx, &protocol.ConfirmParams{
 		RunID: runID, CallID: req.CallID, Step: step,
