@@ -319,7 +319,9 @@ func callTool(ctx context.Context, t Tool, c ToolCall) (res *Result) {
 	res, err := t.Call(ctx, c.Args)
 	if err != nil {
 		if ctx.Err() != nil {
-			return ErrorResult(fmt.Sprintf("Tool %q was cancelled: %v", c.Name, err))
+			// The run was cancelled: that is the whole story for the model
+			// and the UI, not the chain of errors the cancellation caused.
+			return ErrorResult(fmt.Sprintf("Tool %q was cancelled: the run was cancelled while it ran.", c.Name))
 		}
 		return ErrorResult(fmt.Sprintf("Tool %q failed: %v", c.Name, err))
 	}

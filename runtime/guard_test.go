@@ -72,3 +72,4 @@ func TestStatusCountsOfferedToolsOnly(t *testing.T) {
 		t.Errorf("tools = %d, want 1 (the two hostile names are never offered)", st.Tools)
 	}
 }
+

@@ -224,6 +224,12 @@ func (sv *server) loop() {
 		sv.mu.Lock()
 		sv.sess, sv.gone = nil, lost
 		sv.mu.Unlock()
+		if sv.ctx.Err() == nil && lost == nil {
+			// Reconnect asked for: the old session is closing (a stdio
+			// server may take a moment), so say connecting now rather than
+			// show "ready" with no tools meanwhile.
+			sv.update(func(st *Status) { st.State, st.LastError, st.Tools = StateConnecting, "", 0 })
+		}
 		_ = s.Close()
 		if sv.ctx.Err() != nil {
 			return
