@@ -72,4 +72,3 @@ func TestStatusCountsOfferedToolsOnly(t *testing.T) {
 		t.Errorf("tools = %d, want 1 (the two hostile names are never offered)", st.Tools)
 	}
 }
-
