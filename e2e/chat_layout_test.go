@@ -120,7 +120,9 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 
 	// Esc at the permission prompt: the same, visibly.
 	c.typeLine("again")
-	c.waitFor("the second permission prompt", func(s string) bool { return strings.Count(s, "[o]nce  always this [t]ool") == 1 && strings.Contains(s, "Again.") })
+	c.waitFor("the second permission prompt", func(s string) bool {
+		return strings.Count(s, "[o]nce  always this [t]ool") == 1 && strings.Contains(s, "Again.")
+	})
 	c.keys("Escape")
 	screen = c.waitText("everything/echo: denied (Esc)")
 
