@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -172,40 +169,12 @@ func TestCLIKeyringWarningOnce(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(h.bin, "mcp", "login", "notes", "--no-browser")
-	cmd.Dir = h.dir
-	cmd.Env = append(os.Environ(), append([]string{"MCP_HOST_CONFIG=" + h.global, "MCP_HOST_SERVERS="}, noKeyring...)...)
-	stdin, _ := cmd.StdinPipe()
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitOut := func(marker string) string {
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), marker) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("no %q in:\n%s", marker, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return out.String()
-	}
-	waitOut("Open the login page? [Y/n]")
-	io.WriteString(stdin, "y\n")
-	text := waitOut("Paste that whole address here:")
-	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no URL printed:\n%s", text)
-	}
+	l, authURL, text := startTerminalLogin(t, h, "notes", noKeyring)
+	out := l.out
 	if strings.Contains(strings.ToLower(text), "keyring") {
 		t.Errorf("keyring warning before or inside the login prompt:\n%s", text)
 	}
-	io.WriteString(stdin, approveConsent(t, m[1])+"\n")
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("login: %v\n%s", err, out.String())
-	}
+	l.finish(t, approveConsent(t, authURL))
 	after := strings.TrimPrefix(out.String(), text)
 	if n := strings.Count(after, "warning:"); n != 1 || !strings.Contains(after, "keyring unavailable") || !strings.Contains(after, "mcp-auth.json") {
 		t.Errorf("want one warning naming the file fallback after the login, got %d:\n%s", n, after)

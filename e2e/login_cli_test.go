@@ -44,37 +44,9 @@ func TestCLILoginAcrossProcesses(t *testing.T) {
 	}
 
 	// The login, driven like a person at the terminal.
-	cmd := exec.Command(h.bin, "mcp", "login", "notes", "--no-browser")
-	cmd.Dir = h.dir
-	cmd.Env = append(os.Environ(), append([]string{"MCP_HOST_CONFIG=" + h.global, "MCP_HOST_SERVERS="}, tokenEnv...)...)
-	stdin, _ := cmd.StdinPipe()
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitOut := func(marker string) string {
-		deadline := time.Now().Add(30 * time.Second)
-		for !strings.Contains(out.String(), marker) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("no %q in:\n%s", marker, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return out.String()
-	}
-	waitOut("Open the login page? [Y/n]")
-	io.WriteString(stdin, "y\n")
-	text := waitOut("Paste that whole address here:")
-	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no URL printed:\n%s", text)
-	}
-	io.WriteString(stdin, approveConsent(t, m[1])+"\n")
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("login: %v\n%s", err, out.String())
-	}
+	l, authURL, _ := startTerminalLogin(t, h, "notes", tokenEnv)
+	out := l.out
+	l.finish(t, approveConsent(t, authURL))
 	outputs = append(outputs, out.String())
 	if !strings.Contains(out.String(), "logged in; token valid until") || !strings.Contains(out.String(), "mcp-auth.json") {
 		t.Errorf("login output:\n%s", out.String())
@@ -151,4 +123,61 @@ func slicesCompact(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// terminalLogin is `host mcp login <id> --no-browser` driven as a person at
+// a terminal would.
+type terminalLogin struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   *lockedBuffer
+}
+
+// startTerminalLogin starts the login, answers its consent question with
+// y, and returns the authorization URL it printed and everything it
+// printed so far; the login then waits for the pasted redirect.
+func startTerminalLogin(t *testing.T, h *hostCLI, id string, env []string) (*terminalLogin, string, string) {
+	t.Helper()
+	cmd := exec.Command(h.bin, "mcp", "login", id, "--no-browser")
+	cmd.Dir = h.dir
+	cmd.Env = append(os.Environ(), append([]string{"MCP_HOST_CONFIG=" + h.global, "MCP_HOST_SERVERS="}, env...)...)
+	stdin, _ := cmd.StdinPipe()
+	l := &terminalLogin{cmd: cmd, stdin: stdin, out: &lockedBuffer{}}
+	cmd.Stdout, cmd.Stderr = l.out, l.out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	l.waitOut(t, "Open the login page? [Y/n]")
+	io.WriteString(stdin, "y\n")
+	text := l.waitOut(t, "Paste that whole address here:")
+	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindStringSubmatch(text)
+	if m == nil {
+		cmd.Process.Kill()
+		t.Fatalf("no URL printed:\n%s", text)
+	}
+	return l, m[1], text
+}
+
+// waitOut waits until the login printed marker and returns all it printed.
+func (l *terminalLogin) waitOut(t *testing.T, marker string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(l.out.String(), marker) {
+		if time.Now().After(deadline) {
+			l.cmd.Process.Kill()
+			t.Fatalf("no %q in:\n%s", marker, l.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return l.out.String()
+}
+
+// finish pastes the redirect the browser ended on and waits for the login
+// to succeed.
+func (l *terminalLogin) finish(t *testing.T, redirect string) {
+	t.Helper()
+	io.WriteString(l.stdin, redirect+"\n")
+	if err := l.cmd.Wait(); err != nil {
+		t.Fatalf("login: %v\n%s", err, l.out.String())
+	}
 }
