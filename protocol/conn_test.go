@@ -18,22 +18,7 @@ import (
 // pair connects two Conns with pipes and runs both.
 func pair(t *testing.T, a, b protocol.Handler, opts protocol.ConnOptions) (*protocol.Conn, *protocol.Conn) {
 	t.Helper()
-	ar, bw := io.Pipe()
-	br, aw := io.Pipe()
-	ca := protocol.NewConn(ar, aw, a, opts)
-	cb := protocol.NewConn(br, bw, b, opts)
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); ca.Run(ctx) }()
-	go func() { defer wg.Done(); cb.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		aw.Close()
-		bw.Close()
-		wg.Wait()
-	})
-	return ca, cb
+	return pairOpts(t, a, b, opts, opts)
 }
 
 type fakeServer struct {
