@@ -9,6 +9,7 @@
 package scripted
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,11 +58,18 @@ func CallTool(name, args string) Step {
 	return Step{Calls: []Call{{Name: name, Args: json.RawMessage(args)}}}
 }
 
-// Parse reads a script: a JSON array of steps.
+// Parse reads a script: a JSON array of steps. A field the format does not
+// know (a typo such as "call" for "calls") is an error naming it, not a
+// step that silently does nothing.
 func Parse(data []byte) ([]Step, error) {
 	var steps []Step
-	if err := json.Unmarshal(data, &steps); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&steps); err != nil {
 		return nil, fmt.Errorf("scripted: parse script: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("scripted: parse script: data after the array of steps")
 	}
 	for i, s := range steps {
 		for j, c := range s.Calls {

@@ -87,4 +87,13 @@ func TestParse(t *testing.T) {
 	if _, err := scripted.Parse([]byte(`{`)); err == nil {
 		t.Error("Parse accepted broken JSON")
 	}
+	// A typo is an error naming the field, not a step that does nothing.
+	for _, bad := range []string{`[{"call":[{"name":"echo"}]}]`, `[{"calls":[{"name":"echo","arguments":{}}]}]`, `[{"text":"a"}] [{"text":"b"}]`} {
+		if _, err := scripted.Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse accepted %s", bad)
+		}
+	}
+	if _, err := scripted.Parse([]byte(`[{"call":[]}]`)); err == nil || !strings.Contains(err.Error(), `"call"`) {
+		t.Errorf("unknown field: err = %v, want one naming it", err)
+	}
 }
