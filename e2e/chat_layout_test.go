@@ -124,7 +124,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 		return strings.Count(s, "[o]nce  always this [t]ool") == 1 && strings.Contains(s, "Again.")
 	})
 	c.keys("Escape")
-	screen = c.waitText("everything/echo: denied (Esc)")
+	c.waitText("everything/echo: denied (Esc)")
 
 	// A long answer wraps between words.
 	c.typeLine("and now?")
@@ -142,7 +142,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 
 	// The script has no step left: the error is printed once.
 	c.typeLine("one more")
-	screen = c.waitText("no matching step left in the script")
+	c.waitText("no matching step left in the script")
 	time.Sleep(500 * time.Millisecond)
 	if n := strings.Count(c.screen(), "no matching step left"); n != 1 {
 		t.Errorf("the run's error is printed %d times:\n%s", n, c.screen())
@@ -150,7 +150,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 
 	// The /mcp table and the status line fit; one status line.
 	c.typeLine("/mcp")
-	screen = c.waitFor("the /mcp table", func(s string) bool { return regexp.MustCompile(`notes\s.*auth_required`).MatchString(s) })
+	c.waitFor("the /mcp table", func(s string) bool { return regexp.MustCompile(`notes\s.*auth_required`).MatchString(s) })
 	v := visible()
 	checkFits(t, v, width)
 	if n := strings.Count(v, "servers: "); n != 1 {
