@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/serve"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
@@ -93,7 +94,7 @@ func (c *cli) get(args []string) int {
 	defer m.Close()
 	if *asJSON {
 		d := jsonDetail{
-			ServerDetail: protocol.ServerDetail{ServerStatus: jsonStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}},
+			ServerDetail: protocol.ServerDetail{ServerStatus: serve.Status(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}},
 			ConfigPath:   e.Path, HeaderNames: keys(e.Config.Headers), EnvNames: keys(e.Config.Env),
 		}
 		if d.Auth == nil && c.storage(st) != "" && e.Config.TransportName() != "stdio" {
@@ -104,7 +105,7 @@ func (c *cli) get(args []string) int {
 			if tools, err := m.Tools(e.ID); err == nil {
 				for _, t := range tools {
 					if adapter.SafeName(t.Name) {
-						d.ToolList = append(d.ToolList, jsonTool(e.ID, adapter.PublicName(e.ID, t.Name), t))
+						d.ToolList = append(d.ToolList, serve.ToolInfo(e.ID, adapter.PublicName(e.ID, t.Name), t))
 					}
 				}
 			}
@@ -254,7 +255,7 @@ func (c *cli) tools(args []string) int {
 				c.warnf("%s: left out a tool whose name has control or invisible characters (stripped, it reads %q)", st.ID, termsafe.Line(t.Name))
 				continue
 			}
-			rows = append(rows, jsonTool(st.ID, adapter.PublicName(st.ID, t.Name), t))
+			rows = append(rows, serve.ToolInfo(st.ID, adapter.PublicName(st.ID, t.Name), t))
 		}
 	}
 	if *asJSON {

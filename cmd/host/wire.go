@@ -1,22 +1,19 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The --json output of host mcp list, get and tools speaks the UI
 // protocol's vocabulary (protocol/types.go), so that a script and a UI
-// read servers and tools with one parser. These conversions fill the same
-// fields as runtime/serve's wire forms, with one difference: the CLI's
-// JSON keeps every string the server sent exactly (writeJSON escapes each
-// control as \u, so none reaches the terminal), where host serve strips
-// names and titles to one line for UIs that print them as they are.
+// read servers and tools with one parser. Statuses and tools come from
+// runtime/serve's exact forms (serve.Status, serve.ToolInfo): the CLI's
+// JSON keeps every string the server sent (writeJSON escapes each control
+// as \u, so none reaches the terminal), where host serve strips names and
+// titles to one line for UIs that print them as they are.
 
 // jsonServer is one server of "host mcp list --json": the configuration
 // side of [protocol.ServerStatus] (list does not connect, so there is no
@@ -58,47 +55,4 @@ func setTarget(cfg config.ServerConfig, url, command *string) {
 		return
 	}
 	*url = cfg.URL
-}
-
-// jsonStatus is a manager status in the protocol's form.
-func jsonStatus(st runtime.Status) protocol.ServerStatus {
-	out := protocol.ServerStatus{
-		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
-		State: string(st.State), Tools: st.Tools,
-		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
-		SessionID: st.SessionID, LastError: st.LastError,
-		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
-		Warnings: st.Warnings,
-	}
-	if a := st.Approval; a != nil {
-		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
-	}
-	if st.Auth != "" || st.AuthLoggedIn {
-		out.Auth = &protocol.AuthStatus{LoggedIn: st.AuthLoggedIn, ValidUntil: st.AuthValidUntil, Detail: st.Auth, Storage: st.AuthStorage}
-	}
-	return out
-}
-
-// jsonTool describes a tool with the fields tools.list and mcp.get use;
-// callers only pass tools whose names are safe ([adapter.SafeName]).
-func jsonTool(server, public string, t *mcp.Tool) protocol.ToolInfo {
-	info := protocol.ToolInfo{
-		PublicName: public, Server: server, Tool: t.Name,
-		Title: t.Title, Description: t.Description,
-	}
-	if t.Title == "" && t.Annotations != nil {
-		info.Title = t.Annotations.Title
-	}
-	if t.InputSchema != nil {
-		if raw, err := json.Marshal(t.InputSchema); err == nil {
-			info.InputSchema = raw
-		}
-	}
-	if a := t.Annotations; a != nil {
-		info.Annotations = &protocol.Annotations{
-			Untrusted: true, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
-			IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
-		}
-	}
-	return info
 }

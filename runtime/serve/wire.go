@@ -12,39 +12,47 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// wireStatus turns a manager status into its wire form. The server's name
-// and version, its own words, are stripped to one line (PROTOCOL.md,
-// "Server-controlled text").
-func wireStatus(st runtime.Status) protocol.ServerStatus {
+// Status is a manager status in the protocol's form, with every string as
+// the runtime has it. host serve strips the server's own words on top of
+// it ([wireStatus]); the CLI's --json keeps them exact (its encoder escapes
+// controls).
+func Status(st runtime.Status) protocol.ServerStatus {
 	out := protocol.ServerStatus{
 		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
 		State: string(st.State), Tools: st.Tools,
-		ProtocolVersion: st.ProtocolVersion, ServerName: termsafe.Line(st.ServerName), ServerVersion: termsafe.Line(st.ServerVersion),
+		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
+		Warnings: st.Warnings,
 	}
 	if a := st.Approval; a != nil {
 		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
 	}
-	out.Warnings = st.Warnings
 	if st.Auth != "" || st.AuthLoggedIn {
 		out.Auth = &protocol.AuthStatus{LoggedIn: st.AuthLoggedIn, ValidUntil: st.AuthValidUntil, Detail: st.Auth, Storage: st.AuthStorage}
 	}
 	return out
 }
 
-// wireToolDef describes an MCP tool for the UI. Its title is stripped to
-// one line and its description stripped with its lines kept and never cut
-// (the UI decides how much to show); the name is the tool's key, and
-// callers only describe tools whose names are safe ([adapter.SafeName]).
-func wireToolDef(server, public string, t *mcp.Tool) protocol.ToolInfo {
+// wireStatus turns a manager status into its wire form. The server's name
+// and version, its own words, are stripped to one line (PROTOCOL.md,
+// "Server-controlled text").
+func wireStatus(st runtime.Status) protocol.ServerStatus {
+	out := Status(st)
+	out.ServerName, out.ServerVersion = termsafe.Line(out.ServerName), termsafe.Line(out.ServerVersion)
+	return out
+}
+
+// ToolInfo describes an MCP tool with the fields tools.list and mcp.get
+// use, with the server's strings exact (see [Status]); callers only
+// describe tools whose names are safe ([adapter.SafeName]).
+func ToolInfo(server, public string, t *mcp.Tool) protocol.ToolInfo {
 	info := protocol.ToolInfo{
 		PublicName: public, Server: server, Tool: t.Name,
-		Title:       termsafe.Line(t.Title),
-		Description: termsafe.Sanitize(t.Description, termsafe.Options{MultiLine: true, Max: -1}),
+		Title: t.Title, Description: t.Description,
 	}
 	if t.Title == "" && t.Annotations != nil {
-		info.Title = termsafe.Line(t.Annotations.Title)
+		info.Title = t.Annotations.Title
 	}
 	if t.InputSchema != nil {
 		if raw, err := json.Marshal(t.InputSchema); err == nil {
@@ -57,6 +65,16 @@ func wireToolDef(server, public string, t *mcp.Tool) protocol.ToolInfo {
 			IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
 		}
 	}
+	return info
+}
+
+// wireToolDef describes an MCP tool for the UI. Its title is stripped to
+// one line and its description stripped with its lines kept and never cut
+// (the UI decides how much to show).
+func wireToolDef(server, public string, t *mcp.Tool) protocol.ToolInfo {
+	info := ToolInfo(server, public, t)
+	info.Title = termsafe.Line(info.Title)
+	info.Description = termsafe.Sanitize(info.Description, termsafe.Options{MultiLine: true, Max: -1})
 	return info
 }
 
