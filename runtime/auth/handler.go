@@ -163,16 +163,26 @@ func (h *Handler) load(ctx context.Context) error {
 	if h.loaded {
 		return nil
 	}
+	rec, err := h.readStore(ctx)
+	if err != nil {
+		return err
+	}
+	h.rec, h.loaded = rec, true
+	return nil
+}
+
+// readStore reads the server's record from the store (an empty one when
+// there is none) and prepares it with fromStore.
+func (h *Handler) readStore(ctx context.Context) (*Record, error) {
 	rec, err := h.opts.Store.Load(ctx, h.key)
 	if err != nil {
-		return fmt.Errorf("server %s: loading credentials: %w", h.opts.ServerID, err)
+		return nil, fmt.Errorf("server %s: loading credentials: %w", h.opts.ServerID, err)
 	}
 	if rec == nil {
 		rec = &Record{}
 	}
 	h.fromStore(rec)
-	h.rec, h.loaded = rec, true
-	return nil
+	return rec, nil
 }
 
 // fromStore prepares a record read from the store: its secrets are

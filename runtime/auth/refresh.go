@@ -96,14 +96,10 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 			return fmt.Errorf("server %s: locking credentials: %w", h.opts.ServerID, err)
 		}
 		defer unlock()
-		rec, err := h.opts.Store.Load(ctx, h.key)
+		rec, err := h.readStore(ctx)
 		if err != nil {
-			return fmt.Errorf("server %s: loading credentials: %w", h.opts.ServerID, err)
+			return err
 		}
-		if rec == nil {
-			rec = &Record{}
-		}
-		h.fromStore(rec)
 		h.mu.Lock()
 		h.rec = rec
 		h.mu.Unlock()
