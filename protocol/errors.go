@@ -64,6 +64,9 @@ type ErrorData struct {
 	RunID string `json:"run_id,omitempty"`
 	// DecidedBy says what denied a call, for denied.
 	DecidedBy string `json:"decided_by,omitempty"`
+	// AppID is the app instance the error is about; URI the resource.
+	AppID string `json:"app_id,omitempty"`
+	URI   string `json:"uri,omitempty"`
 }
 
 // NewError returns an *Error with code, a message for people and data

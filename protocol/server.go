@@ -76,7 +76,7 @@ func (t table) handler() Handler {
 
 // ServerHandler returns the Handler that dispatches the UI's requests to s.
 func ServerHandler(s Server) Handler {
-	return table{
+	t := table{
 		MethodInitialize:   method(MethodInitialize, s.Initialize),
 		MethodMCPList:      method(MethodMCPList, s.MCPList),
 		MethodMCPGet:       method(MethodMCPGet, s.MCPGet),
@@ -91,7 +91,9 @@ func ServerHandler(s Server) Handler {
 		MethodRunStart:     method(MethodRunStart, s.RunStart),
 		MethodRunCancel:    method(MethodRunCancel, s.RunCancel),
 		MethodShutdown:     method(MethodShutdown, s.Shutdown),
-	}.handler()
+	}
+	addAppMethods(t, s)
+	return t.handler()
 }
 
 // serverCaller implements Server by sending requests over a Conn.

@@ -36,6 +36,9 @@ type RuntimeCapabilities struct {
 	Model string `json:"model,omitempty"`
 	// Login is true: mcp.login and mcp.logout are available.
 	Login bool `json:"login"`
+	// Apps is true: the runtime speaks the MCP Apps extension with servers
+	// and answers the app.* methods (see apps.go).
+	Apps bool `json:"apps,omitempty"`
 }
 
 // InitializeParams open the session. It must be the first request.
@@ -218,6 +221,8 @@ type ToolInfo struct {
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
 	// Annotations are the server's hints, untrusted.
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// App is set when the tool has an MCP App (a ui:// resource).
+	App *ToolApp `json:"app,omitempty"`
 }
 
 // Annotations are a tool's hints as its server claims them: never facts.
@@ -249,6 +254,8 @@ type ToolCallResult struct {
 	Result ToolResult `json:"result"`
 	// DecidedBy says what allowed the call: "allow rule", "user", …
 	DecidedBy string `json:"decided_by"`
+	// App is the app instance of the call, when the tool has an app.
+	App *AppInstance `json:"app,omitempty"`
 }
 
 // ToolResult is a tool's result.
@@ -364,6 +371,9 @@ type ToolCallInfo struct {
 	// the model most likely meant, when exactly one tool has that name on
 	// its server (or the name is "server/tool"); otherwise they are empty.
 	Unknown bool `json:"unknown,omitempty"`
+	// App is the call's app instance, when the tool has an MCP App: the
+	// same on the call's tool_call, permission and tool_result events.
+	App *AppInstance `json:"app,omitempty"`
 }
 
 // MCPStatusParams report a server's new status (notification mcp.status).
