@@ -4,6 +4,13 @@
 // last tool results, so one script can react to allowed, denied or failed
 // calls. It is meant for tests and demos.
 //
+// A script is either one queue of steps shared by every model call, or a
+// list of [Run]s: each run plays its own copy of the steps of the first
+// entry that matches its prompt. A scripted tool call names its tool by
+// the public name the run offers or as "server/tool": the provider finds
+// the tool whose definition's description starts with "[MCP server/tool]",
+// the origin the runtime puts there.
+//
 // Like all of core, it must not import anything but the standard library
 // and core's own packages (core/...).
 package scripted
@@ -36,13 +43,17 @@ type Step struct {
 	// call's context and request; an error fails the model call. Tests use
 	// it to block, to synchronize, or to inspect requests.
 	Before func(ctx context.Context, req core.Request) error `json:"-"`
+
+	run *runEntry // the run of the runs form the step belongs to
 }
 
 // A Call is one scripted tool call.
 type Call struct {
 	// ID of the call; empty gets a generated ID.
 	ID string `json:"id,omitempty"`
-	// Name of the tool.
+	// Name of the tool: the public name the run offers, or "server/tool"
+	// (sent as the public name of that server's tool; see the package
+	// documentation).
 	Name string `json:"name"`
 	// Args are sent verbatim, so a script can also send invalid arguments.
 	// Empty means no arguments.
@@ -58,10 +69,15 @@ func CallTool(name, args string) Step {
 	return Step{Calls: []Call{{Name: name, Args: json.RawMessage(args)}}}
 }
 
-// Parse reads a script: a JSON array of steps. A field the format does not
-// know (a typo such as "call" for "calls") is an error naming it, not a
-// step that silently does nothing.
+// Parse reads a script: a JSON array of steps (one queue that every model
+// call takes the next step from), or an object {"runs": [...]} of [Run]s
+// (a queue per run; the steps returned then make [New] play them so). A
+// field the format does not know (a typo such as "call" for "calls") is an
+// error naming it, not a step that silently does nothing.
 func Parse(data []byte) ([]Step, error) {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		return parseRuns(data)
+	}
 	var steps []Step
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -71,12 +87,8 @@ func Parse(data []byte) ([]Step, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("scripted: parse script: data after the array of steps")
 	}
-	for i, s := range steps {
-		for j, c := range s.Calls {
-			if c.Name == "" {
-				return nil, fmt.Errorf("scripted: parse script: step %d, call %d: no tool name", i, j)
-			}
-		}
+	if err := checkSteps(steps, ""); err != nil {
+		return nil, err
 	}
 	return steps, nil
 }
@@ -85,35 +97,43 @@ func Parse(data []byte) ([]Step, error) {
 // to play.
 var ErrScriptEnded = errors.New("scripted: no matching step left in the script")
 
-// Provider plays a script. It is safe for concurrent use; steps are taken in
-// order by successive model calls.
+// Provider plays a script. It is safe for concurrent use. With steps of
+// the array form, steps are taken in order by successive model calls,
+// whichever run makes them; with steps of the runs form ([Runs], or [Parse]
+// of an object), each run plays its own queue.
 type Provider struct {
 	mu       sync.Mutex
 	steps    []Step
 	next     int
 	calls    int
 	requests []core.Request
+	runs     []*runEntry
+	queues   map[<-chan struct{}]*queue // by the run's ctx.Done()
 }
 
 // New returns a provider that plays steps.
-func New(steps ...Step) *Provider { return &Provider{steps: steps} }
+func New(steps ...Step) *Provider { return &Provider{steps: steps, runs: runsOf(steps)} }
 
 // Stream answers req with the next step. A conditional step whose condition
 // does not hold is skipped for good; the first step that applies is used.
+// Calls named "server/tool" are sent as the public name of that tool in
+// req.Tools.
 func (p *Provider) Stream(ctx context.Context, req core.Request, onDelta func(core.Delta)) (*core.Response, error) {
 	p.mu.Lock()
 	p.calls++
 	callNo := p.calls
 	p.requests = append(p.requests, copyRequest(req))
-	results := trailingResults(req.Messages)
 	var step *Step
-	for p.next < len(p.steps) {
-		s := &p.steps[p.next]
-		p.next++
-		if s.WhenResultContains == "" || containsAny(results, s.WhenResultContains) {
-			step = s
-			break
+	if p.runs != nil {
+		var err error
+		if step, err = p.runStep(ctx, req); err != nil {
+			p.mu.Unlock()
+			return nil, fmt.Errorf("scripted: model call %d: %w", callNo, err)
 		}
+	} else {
+		shared := queue{steps: p.steps, next: p.next}
+		step = shared.take(trailingResults(req.Messages))
+		p.next = shared.next
 	}
 	p.mu.Unlock()
 	if step == nil {
@@ -141,7 +161,7 @@ func (p *Provider) Stream(ctx context.Context, req core.Request, onDelta func(co
 		if id == "" {
 			id = fmt.Sprintf("scripted_%d_%d", callNo, i)
 		}
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: c.Name, Args: c.Args})
+		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: resolve(c.Name, req.Tools), Args: c.Args})
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.FinishReason = core.FinishToolCalls
@@ -156,7 +176,8 @@ func (p *Provider) Requests() []core.Request {
 	return append([]core.Request(nil), p.requests...)
 }
 
-// Remaining returns how many steps have not been played or skipped.
+// Remaining returns how many steps of the array form have not been played
+// or skipped (0 for the runs form, whose runs each play their own copy).
 func (p *Provider) Remaining() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
