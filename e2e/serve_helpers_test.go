@@ -26,6 +26,7 @@ type testUI struct {
 	confirms []protocol.ConfirmParams
 	answer   func(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error)
 	openURL  func(url string) bool
+	urls     []protocol.OpenURLParams // every ui.open_url.request, in order
 	// prompt answers ui.prompt.request; nil cancels every prompt.
 	prompt func(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error)
 }
@@ -54,6 +55,7 @@ func (u *testUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protoco
 func (u *testUI) OpenURL(_ context.Context, p *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
 	u.mu.Lock()
 	open := u.openURL
+	u.urls = append(u.urls, *p)
 	u.mu.Unlock()
 	if open == nil {
 		return &protocol.OpenURLResult{}, nil

@@ -23,7 +23,7 @@ const (
 // ConfirmParams ask the user a question (ui.confirm.request). The runtime
 // stops waiting after TimeoutMS and treats silence as a deny.
 type ConfirmParams struct {
-	// Kind is tool_call or login.
+	// Kind is tool_call, login or elicitation.
 	Kind    string `json:"kind"`
 	Title   string `json:"title"`
 	Message string `json:"message"`
@@ -32,8 +32,10 @@ type ConfirmParams struct {
 	// Tool details a tool_call confirm.
 	Tool *ConfirmTool `json:"tool,omitempty"`
 	// Login details a login confirm.
-	Login     *ConfirmLogin `json:"login,omitempty"`
-	TimeoutMS int64         `json:"timeout_ms"`
+	Login *ConfirmLogin `json:"login,omitempty"`
+	// Elicitation details an elicitation confirm.
+	Elicitation *ConfirmElicitation `json:"elicitation,omitempty"`
+	TimeoutMS   int64               `json:"timeout_ms"`
 	// RunID, CallID and Step name the run, the model's tool call and the
 	// step a tool_call confirm belongs to (empty for a direct tool.call
 	// and a login): the permission agent.event with phase asked for the
@@ -41,9 +43,6 @@ type ConfirmParams struct {
 	RunID  string `json:"run_id,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Step   int    `json:"step,omitempty"`
-	// App is set when an app asks: its tool call (kind tool_call), its
-	// message (app_message) or its link (app_open_link).
-	App *AppConfirm `json:"app,omitempty"`
 }
 
 // ConfirmTool is what the user needs to decide about a tool call.
@@ -110,8 +109,15 @@ type PromptResult struct {
 type OpenURLParams struct {
 	URL    string `json:"url"`
 	Server string `json:"server,omitempty"`
-	// Purpose is "login".
+	// Purpose is "login" or "elicitation" ([OpenURLLogin],
+	// [OpenURLElicitation]).
 	Purpose string `json:"purpose,omitempty"`
+	// Message is the server's reason for an elicitation, stripped of
+	// controls and bounded; empty for a login.
+	Message string `json:"message,omitempty"`
+	// ElicitationID is the server's id of a URL-mode elicitation; the
+	// matching mcp.elicitation.complete carries it.
+	ElicitationID string `json:"elicitation_id,omitempty"`
 }
 
 // OpenURLResult answers ui.open_url.request.

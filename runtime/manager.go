@@ -30,6 +30,9 @@ type ManagerOptions struct {
 	OnToolsChanged func(id string)
 	// Elicit answers servers' elicitation requests; nil declines them.
 	Elicit session.ElicitationHandler
+	// ElicitationComplete receives servers' notifications that a URL-mode
+	// elicitation finished; nil ignores them.
+	ElicitationComplete func(server, elicitationID string)
 	// HTTPClient is passed to HTTP sessions; nil uses the session default.
 	HTTPClient *http.Client
 	// MinBackoff and MaxBackoff bound the delay between reconnects.

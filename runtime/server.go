@@ -306,8 +306,14 @@ func (sv *server) connect() (*session.Session, error) {
 		RequestTimeout:   cfg.RequestTimeout(),
 		MaxResponseBytes: cfg.MaxResponseBytes,
 		Elicit:           sv.guardElicit(sv.m.opts.Elicit),
-		ClientInfo:       sv.m.opts.ClientInfo,
-		Logger:           sv.m.opts.Logger,
+		ElicitationComplete: func(server, id string) {
+			defer sv.recoverIn("the elicitation/complete handler")
+			if sv.m.opts.ElicitationComplete != nil {
+				sv.m.opts.ElicitationComplete(server, id)
+			}
+		},
+		ClientInfo: sv.m.opts.ClientInfo,
+		Logger:     sv.m.opts.Logger,
 		OnToolsChanged: func([]*mcp.Tool, error) {
 			defer sv.recoverIn("the tools/list_changed handler")
 			sv.update(func(*Status) {})

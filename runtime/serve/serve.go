@@ -151,6 +151,8 @@ type service struct {
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.
 	lastSent map[string]protocol.ServerStatus
+	// opened holds the URL-mode elicitations the user agreed to open.
+	opened openedElicitations
 
 	// Notifications go out in order on one goroutine, so that no state
 	// change waits for the UI to read.
@@ -190,6 +192,7 @@ func (s *service) start() {
 	mo.Logger = s.log
 	mo.OnStatus = s.onStatus
 	mo.Elicit = s.elicit
+	mo.ElicitationComplete = s.elicitationComplete
 	s.m = runtime.NewManager(mo)
 	s.reload()
 }

@@ -62,6 +62,9 @@ func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams
 	s.mu.Lock()
 	can := s.initialized && s.caps.Elicit
 	s.mu.Unlock()
+	if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
+		return s.elicitURL(ctx, server, p)
+	}
 	if !can {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}

@@ -107,6 +107,10 @@ type Options struct {
 
 	// Elicit answers elicitation requests; nil declines them.
 	Elicit ElicitationHandler
+	// ElicitationComplete receives a server's
+	// notifications/elicitation/complete (the end of a URL-mode
+	// elicitation), with the session's ID; nil ignores them.
+	ElicitationComplete func(serverID, elicitationID string)
 	// OnToolsChanged is called, on its own goroutine, with the new catalog
 	// after a list_changed notification was followed by a successful refresh,
 	// or with the error of a failed refresh (the old catalog is kept).

@@ -81,7 +81,9 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s := &Session{opts: o, done: make(chan struct{})}
 	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
-		ElicitationHandler: s.elicit,
+		ElicitationHandler:         s.elicit,
+		ElicitationCompleteHandler: s.elicitationComplete,
+		Capabilities:               clientCapabilities(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.scheduleRefresh()
 		},
