@@ -65,14 +65,18 @@ func (m *Model) answerKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var res *protocol.ConfirmResult
-	if c.Kind == protocol.ConfirmKindLogin {
+	if yesNo(c) {
+		what := c.Kind
+		if what == "" {
+			what = "question"
+		}
 		switch key {
 		case "y", "enter":
 			res = &protocol.ConfirmResult{Answer: protocol.AnswerYes}
-			m.addLine(styleDim.Render("login: yes"))
+			m.addLine(styleDim.Render(what + ": yes"))
 		case "n":
 			res = &protocol.ConfirmResult{Answer: protocol.AnswerNo}
-			m.addLine(styleDim.Render("login: no"))
+			m.addLine(styleDim.Render(what + ": no"))
 		}
 	} else {
 		answers := map[string]string{"o": protocol.AnswerAllowOnce, "enter": protocol.AnswerAllowOnce, "t": protocol.AnswerAlwaysTool,
@@ -150,6 +154,18 @@ func (m *Model) askView() string {
 			fmt.Fprintf(&b, "authorization server: %s\n", l.Issuer)
 		}
 		b.WriteString("[y]es, open the login page   [n]o")
+	case a.confirm != nil && a.confirm.Kind == protocol.ConfirmKindElicitation && a.confirm.Elicitation != nil:
+		e := a.confirm.Elicitation
+		fmt.Fprintf(&b, "%s asks you to continue on a page:\n%s\n", e.Server, e.URL)
+		if e.Message != "" {
+			b.WriteString(styleDim.Render("its reason, claimed by the server: "+e.Message) + "\n")
+		}
+		b.WriteString("[y]es, open the page   [n]o")
+	case a.confirm != nil && yesNo(a.confirm):
+		// A question this chat has no special view for: the host's own
+		// title and message, answered yes or no.
+		fmt.Fprintf(&b, "%s\n%s\n", a.confirm.Title, a.confirm.Message)
+		b.WriteString("[y]es   [n]o")
 	case a.confirm != nil:
 		// The host's own record of the call first; what the server says
 		// about the tool after it, labelled as its claim.
@@ -285,4 +301,11 @@ func (f *elicitForm) set(text string) error {
 	}
 	f.i++
 	return nil
+}
+
+// yesNo reports whether a confirm is answered yes or no: every kind but a
+// tool call (which has its own answers), and a tool call without the
+// tool's details.
+func yesNo(c *protocol.ConfirmParams) bool {
+	return c.Kind != protocol.ConfirmKindToolCall || c.Tool == nil
 }

@@ -47,9 +47,13 @@ func (m *Model) ctrlCKey() tea.Cmd {
 func (m *Model) cancelAsk(key string) {
 	a := *m.ask
 	switch {
-	case a.confirm != nil && a.confirm.Kind == protocol.ConfirmKindLogin:
+	case a.confirm != nil && yesNo(a.confirm):
 		m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerNo}})
-		m.addLine(styleDim.Render(fmt.Sprintf("login: no (%s)", key)))
+		what := a.confirm.Kind
+		if what == "" {
+			what = "question"
+		}
+		m.addLine(styleDim.Render(fmt.Sprintf("%s: no (%s)", what, key)))
 	case a.confirm != nil:
 		m.reply(a, answer{confirm: &protocol.ConfirmResult{Answer: protocol.AnswerDeny}})
 		m.userDenied(a.confirm.Tool, key)

@@ -147,4 +147,9 @@ func cleanConfirm(c *protocol.ConfirmParams) {
 		l.Server, l.Issuer, l.URL = line(l.Server), line(l.Issuer), uncut(l.URL)
 		c.Login = &l
 	}
+	if c.Elicitation != nil {
+		e := *c.Elicitation
+		e.Server, e.URL, e.Message, e.ElicitationID = line(e.Server), uncut(e.URL), text(e.Message), line(e.ElicitationID)
+		c.Elicitation = &e
+	}
 }

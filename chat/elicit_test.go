@@ -1,0 +1,56 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// A URL-mode elicitation is asked as a yes/no question that shows the
+// server, the exact page and the server's reason as its claim.
+func TestElicitationConfirm(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	reply := make(chan answer, 1)
+	drive(m, askMsg{confirm: &protocol.ConfirmParams{
+		Kind: protocol.ConfirmKindElicitation, Title: "Open a page for pages?", Message: "continue?",
+		Elicitation: &protocol.ConfirmElicitation{Server: "pages", URL: "https://pages.example/key", Message: "Enter your key\x1b[2J"},
+	}, reply: reply})
+	v := m.View()
+	for _, want := range []string{"pages asks you to continue", "https://pages.example/key", "claimed by the server: Enter your key", "[y]es, open the page"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("elicitation confirm lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "\x1b[2J") {
+		t.Error("the server's escape reached the screen")
+	}
+	drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'y'}})
+	if a := <-reply; a.confirm.Answer != protocol.AnswerYes {
+		t.Errorf("answer %+v, want yes", a.confirm)
+	}
+}
+
+// A confirm of a kind this chat has no view for, without tool details,
+// is a plain yes/no question (a runtime newer than the chat must not crash
+// it), and Esc answers no.
+func TestUnknownConfirmKindIsYesNo(t *testing.T) {
+	for _, k := range []string{"n", "esc"} {
+		m := newTestModel(&fakeRuntime{})
+		reply := make(chan answer, 1)
+		drive(m, askMsg{confirm: &protocol.ConfirmParams{Kind: "something_new", Title: "Do the new thing?", Message: "details"}, reply: reply})
+		if v := m.View(); !strings.Contains(v, "Do the new thing?") || !strings.Contains(v, "[y]es   [n]o") {
+			t.Errorf("unknown kind shown as:\n%s", v)
+		}
+		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'n'}}
+		if k == "esc" {
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		}
+		drive(m, msg)
+		if a := <-reply; a.confirm.Answer != protocol.AnswerNo {
+			t.Errorf("%s: answer %+v, want no", k, a.confirm)
+		}
+	}
+}
