@@ -25,7 +25,8 @@ type Catalog struct {
 // BuildCatalog adapts the tools of server. filter, when not nil, keeps only
 // the tools whose original name it accepts (include_tools / exclude_tools).
 // Unusable entries are skipped and reported in [Catalog.Problems]; only a
-// missing server id or caller is an error.
+// missing server id or caller is an error. Tools that MCP Apps marks for
+// the app alone are left out (visibility.go).
 func BuildCatalog(server string, tools []*mcp.Tool, caller Caller, filter func(name string) bool, opts Options) (*Catalog, error) {
 	if server == "" {
 		return nil, errors.New("adapter: build catalog: empty server id")
@@ -48,6 +49,9 @@ func BuildCatalog(server string, tools []*mcp.Tool, caller Caller, filter func(n
 		}
 		if filter != nil && !filter(def.Name) {
 			continue
+		}
+		if !modelVisible(def) {
+			continue // app-only (visibility.go)
 		}
 		if !SafeName(def.Name) {
 			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool %q has control or invisible characters in its name; skipped", server, def.Name))
