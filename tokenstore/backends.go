@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -116,12 +117,6 @@ func (f *fileBackend) del(ctx context.Context, account string) error {
 	})
 }
 
-// maxKeyringValue is the largest value put in one keyring item. Windows
-// Credential Manager refuses blobs over 2560 bytes and go-keyring encodes
-// them as UTF-16; macOS has similar limits. Larger records are split over
-// numbered items, the first saying how many there are.
-const maxKeyringValue = 1000
-
 // keyringAPI is the part of go-keyring used here; tests replace it to
 // produce faults a real keyring cannot (a hang).
 type keyringAPI interface {
@@ -138,10 +133,42 @@ func (osKeyring) Delete(service, user string) error        { return keyring.Dele
 
 var kr keyringAPI = osKeyring{}
 
-// keyringBackend keeps each account in the OS keyring.
+// keyringBackend keeps each account in the OS keyring. A record larger
+// than one item may hold (see keyringItemLimit) is split over numbered
+// items "<account>#1".."#n", at most maxKeyringParts, and the account's own
+// item says "chunks:n".
 type keyringBackend struct {
 	api     keyringAPI
 	timeout time.Duration
+	// limit returns the most bytes one item of user may hold; nil means
+	// the running system's (systemItemLimit). Tests set another system's.
+	limit func(service, user string) int
+}
+
+// maxKeyringParts bounds the items of one record.
+const maxKeyringParts = 64
+
+// itemLimit returns the most bytes one item of user may hold.
+func (k *keyringBackend) itemLimit(user string) int {
+	if k.limit != nil {
+		return k.limit(Service, user)
+	}
+	return systemItemLimit(Service, user)
+}
+
+// splitRecord cuts s into parts of at most max bytes, each ending on a
+// UTF-8 boundary so that every part is a valid string where s is.
+func splitRecord(s string, max int) []string {
+	var parts []string
+	for len(s) > 0 {
+		n := min(max, len(s))
+		for n < len(s) && n > 1 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		parts = append(parts, s[:n])
+		s = s[n:]
+	}
+	return parts
 }
 
 // call runs fn with the backend's timeout: a hung D-Bus never hangs us.
@@ -182,7 +209,7 @@ func (k *keyringBackend) get(ctx context.Context, account string) ([]byte, error
 		return []byte(v), nil
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(v, chunkPrefix))
-	if err != nil || n < 1 || n > 64 {
+	if err != nil || n < 1 || n > maxKeyringParts {
 		return nil, fmt.Errorf("keyring item %q is damaged", account)
 	}
 	var b strings.Builder
@@ -206,14 +233,15 @@ func (k *keyringBackend) set(ctx context.Context, account string, data []byte) e
 	}
 	s := string(data)
 	var parts []string
-	if len(s) > maxKeyringValue {
-		for len(s) > 0 {
-			n := min(maxKeyringValue, len(s))
-			parts = append(parts, s[:n])
-			s = s[n:]
+	if len(s) > k.itemLimit(account) {
+		// The longest part name bounds every part.
+		max := k.itemLimit(account + "#" + strconv.Itoa(maxKeyringParts))
+		if max < 1 {
+			return fmt.Errorf("keyring account %q is too long for a keyring item", account)
 		}
-		if len(parts) > 64 {
-			return fmt.Errorf("record of %d bytes is too large for the keyring", len(data))
+		parts = splitRecord(s, max)
+		if len(parts) > maxKeyringParts {
+			return fmt.Errorf("record of %d bytes is too large for the keyring (%d items of %d bytes)", len(data), maxKeyringParts, max)
 		}
 		for i, p := range parts {
 			user := account + "#" + strconv.Itoa(i+1)
@@ -229,7 +257,7 @@ func (k *keyringBackend) set(ctx context.Context, account string, data []byte) e
 	// Drop parts a longer earlier record left behind.
 	if strings.HasPrefix(old, chunkPrefix) {
 		n, _ := strconv.Atoi(strings.TrimPrefix(old, chunkPrefix))
-		for i := len(parts) + 1; i <= n && i <= 64; i++ {
+		for i := len(parts) + 1; i <= n && i <= maxKeyringParts; i++ {
 			user := account + "#" + strconv.Itoa(i)
 			_ = k.call(ctx, "delete", func() error { return ignoreNotFound(k.api.Delete(Service, user)) })
 		}
@@ -251,7 +279,7 @@ func (k *keyringBackend) del(ctx context.Context, account string) error {
 	}
 	if strings.HasPrefix(old, chunkPrefix) {
 		n, _ := strconv.Atoi(strings.TrimPrefix(old, chunkPrefix))
-		for i := 1; i <= n && i <= 64; i++ {
+		for i := 1; i <= n && i <= maxKeyringParts; i++ {
 			user := account + "#" + strconv.Itoa(i)
 			if err := k.call(ctx, "delete", func() error { return ignoreNotFound(k.api.Delete(Service, user)) }); err != nil {
 				return err
