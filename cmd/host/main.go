@@ -30,6 +30,8 @@ Usage:
                                      the whole flow against servers made for the demo, on loopback
   host chat [--model NAME | --script FILE]
                                      the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions
+  host web [--model NAME | --script FILE] [--no-browser]
+                                     the reference web UI on a loopback port (runs host serve): chat, /mcp, logins, apps
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
   host help [<command>]              this text, or one command's help (also: host <command> --help)
@@ -73,12 +75,12 @@ func main() {
 // shortUsage is printed when host runs without a command.
 const shortUsage = `Usage: host <command> [arguments]
 
-Commands: demo, chat, serve, mcp, help, version. Run "host --help" for the
+Commands: demo, chat, web, serve, mcp, help, version. Run "host --help" for the
 whole usage, "host help <command>" or "host <command> --help" for one.
 `
 
 // topCommands are the commands "host" dispatches, for "did you mean".
-var topCommands = []string{"demo", "chat", "serve", "mcp", "help", "version"}
+var topCommands = []string{"demo", "chat", "web", "serve", "mcp", "help", "version"}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -107,6 +109,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDemo(args[1:], stdin, stdout, stderr)
 	case "chat":
 		return runChat(args[1:], stdin, stdout, stderr)
+	case "web":
+		return runWeb(args[1:], stdout, stderr)
 	case "demo-stdio-server": // hidden: the demo's local server
 		return runDemoStdio(stderr)
 	default:

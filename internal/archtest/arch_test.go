@@ -106,6 +106,8 @@ var rules = []rule{
 		}},
 	{from: "chat", why: "host chat is a UI: it reaches the runtime only through the protocol",
 		forbidden: func(dep string) bool { return under(dep, "runtime") }},
+	{from: "web", why: "host web is a UI: it reaches the runtime only through the protocol",
+		forbidden: func(dep string) bool { return under(dep, "runtime") }},
 	{from: "demo/servers", why: "the demo's servers stand for the outside world and know nothing of the host",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "demo/servers") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
@@ -291,6 +293,7 @@ func TestViolationsFindsBrokenRules(t *testing.T) {
 		{ImportPath: m("demo/tour"), Imports: []string{m("cmd/host")}},
 		{ImportPath: m("chat"), Deps: []string{m("protocol"), m("runtime/serve")}},
 		{ImportPath: m("demo/servers"), Deps: []string{m("runtime/auth")}},
+		{ImportPath: m("web"), Deps: []string{m("protocol"), m("runtime")}},
 		{ImportPath: "fmt", Standard: true, Imports: []string{m("cmd/host")}},
 	}
 	got := violations(broken, rules)
@@ -299,6 +302,7 @@ func TestViolationsFindsBrokenRules(t *testing.T) {
 		m("core/openai") + " depends on " + m("runtime/adapter"),
 		m("chat") + " depends on " + m("runtime/serve"),
 		m("demo/servers") + " depends on " + m("runtime/auth"),
+		m("web") + " depends on " + m("runtime") + ":",
 		m("demo/tour") + " imports " + m("cmd/host"),
 		m("protocol") + " depends on " + m("runtime/session"),
 		m("runtime") + " depends on " + m("runtime/serve"),

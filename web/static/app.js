@@ -1,0 +1,465 @@
+// host web: the page. It speaks the mcp-host UI protocol (protocol/PROTOCOL.md)
+// through the bridge: requests go out with POST /api/call, answers to the
+// runtime's questions with POST /api/answer, and everything the runtime sends
+// arrives on the event stream /api/events.
+//
+// Every string from the runtime, a server or the model is untrusted: it is
+// only ever put into the page as text (textContent), never as HTML, and a
+// link is made only from an http(s) URL the runtime asks the user to open.
+'use strict';
+
+const state = {
+  init: null,
+  servers: new Map(),
+  runs: new Map(),
+  conversation: null,
+  activeRun: null,
+  asks: new Map(),
+};
+
+// ---- the bridge ----
+
+async function call(method, params) {
+  const r = await fetch('/api/call', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ method, params }),
+  });
+  if (!r.ok) throw new Error(method + ': HTTP ' + r.status + ' ' + (await r.text()));
+  const a = await r.json();
+  if (a.error) {
+    const e = new Error(a.error.message);
+    e.code = a.error.code;
+    e.data = a.error.data;
+    throw e;
+  }
+  return a.result;
+}
+
+async function answer(id, result, error) {
+  const r = await fetch('/api/answer', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(error ? { id, error } : { id, result }),
+  });
+  removeAsk(id);
+  if (!r.ok && r.status !== 404) note('answer failed: HTTP ' + r.status);
+}
+
+// ---- DOM helpers: text only ----
+
+function el(tag, attrs, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') n.className = v;
+    else if (k === 'text') n.textContent = v;
+    else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    n.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+  return n;
+}
+
+const $ = (id) => document.getElementById(id);
+
+// safeURL returns u when it is an http(s) URL, else null.
+function safeURL(u) {
+  try {
+    const x = new URL(u);
+    return x.protocol === 'https:' || x.protocol === 'http:' ? x.href : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+function pretty(v) {
+  if (typeof v === 'string') return v;
+  try { return JSON.stringify(v, null, 2); } catch (_) { return String(v); }
+}
+
+function scrollLog() {
+  const log = $('log');
+  log.scrollTop = log.scrollHeight;
+}
+
+function note(text, cls) {
+  $('log').append(el('div', { class: 'note ' + (cls || '') , text }));
+  scrollLog();
+}
+
+// ---- events from the runtime ----
+
+function handle(e) {
+  switch (e.kind) {
+    case 'hello': return hello(e.init);
+    case 'notification': return notification(e.method, e.params || {});
+    case 'request': return showAsk(e);
+    case 'answered':
+    case 'withdrawn': return removeAsk(e.id, e.kind === 'withdrawn' ? e.reason : '');
+    case 'closed': return closed(e.reason);
+  }
+}
+
+function hello(init) {
+  state.init = init || {};
+  for (const id of [...state.asks.keys()]) removeAsk(id);
+  const caps = state.init.capabilities || {};
+  $('model').textContent = caps.model ? 'model: ' + caps.model : 'no model configured';
+  $('conn').textContent = 'connected';
+  state.servers.clear();
+  for (const s of state.init.servers || []) state.servers.set(s.id, s);
+  renderServers();
+  const problems = $('problems');
+  problems.replaceChildren();
+  for (const p of state.init.problems || []) problems.append(el('p', { class: 'problem', text: p }));
+  call('mcp.list').then((r) => {
+    for (const s of r.servers || []) state.servers.set(s.id, s);
+    renderServers();
+  }, (err) => note('mcp.list: ' + err.message, 'error'));
+}
+
+function closed(reason) {
+  const b = $('banner');
+  b.textContent = 'The runtime has stopped: ' + (reason || '') + '. Restart host web.';
+  b.hidden = false;
+  $('send').disabled = true;
+}
+
+function notification(method, p) {
+  switch (method) {
+    case 'mcp.status':
+      if (!p.server) return;
+      if (p.removed) state.servers.delete(p.server.id);
+      else state.servers.set(p.server.id, p.server);
+      return renderServers();
+    case 'run.status': return runStatus(p);
+    case 'agent.event': return agentEvent(p);
+    case 'log': return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
+  }
+  if (window.mcpApps) window.mcpApps.notification(method, p);
+}
+
+// ---- chat ----
+
+function getRun(id) {
+  let r = state.runs.get(id);
+  if (r) return r;
+  const body = el('div', { class: 'body' });
+  const box = el('div', { class: 'msg assistant', 'data-run': id }, body);
+  r = { id, box, body, text: null, textStep: -1, calls: new Map(), sawText: false };
+  state.runs.set(id, r);
+  $('log').append(box);
+  return r;
+}
+
+function runText(r, step) {
+  if (!r.text || r.textStep !== step) {
+    r.text = el('div', { class: 'text' });
+    r.textStep = step;
+    r.body.append(r.text);
+  }
+  return r.text;
+}
+
+function callCard(r, c) {
+  let card = r.calls.get(c.id);
+  if (card) return card;
+  const name = c.server && c.tool ? c.server + '/' + c.tool : c.public_name || '?';
+  const status = el('div', { class: 'call-status', text: 'called' });
+  const result = el('div', { class: 'call-result' });
+  const head = el('div', { class: 'call-head' }, el('span', { class: 'tool-name', text: name }),
+    c.unknown ? el('span', { class: 'warn', text: ' (no such tool: the call is not made)' }) : null);
+  const args = el('pre', { class: 'args', text: pretty(c.arguments || {}) });
+  const node = el('div', { class: 'call', 'data-call': c.id || '' }, head, args, status, result);
+  card = { node, status, result, call: c };
+  r.calls.set(c.id, card);
+  r.body.append(node);
+  r.text = null;
+  return card;
+}
+
+function agentEvent(p) {
+  const r = getRun(p.run_id);
+  switch (p.type) {
+    case 'text_delta':
+      runText(r, p.step).append(p.text || '');
+      r.sawText = true;
+      break;
+    case 'tool_call':
+      callCard(r, p.call || {});
+      break;
+    case 'permission': {
+      const card = callCard(r, p.call || {});
+      if (p.phase === 'asked') {
+        card.status.textContent = 'waiting for your permission';
+        card.status.className = 'call-status asked';
+      } else if (p.decision === 'allow') {
+        card.status.textContent = 'allowed' + (p.decided_by ? ' (' + p.decided_by + ')' : '');
+        card.status.className = 'call-status allowed';
+      } else {
+        card.status.textContent = 'denied' + (p.decided_by ? ' (' + p.decided_by + ')' : '') + (p.reason ? ': ' + p.reason : '');
+        card.status.className = 'call-status denied';
+      }
+      break;
+    }
+    case 'tool_result': {
+      const card = callCard(r, p.call || {});
+      renderResult(card.result, p.result || {});
+      break;
+    }
+    case 'final':
+      if (p.text && !r.sawText) runText(r, p.step).append(p.text);
+      if (p.reason) r.body.append(el('div', { class: 'reason', text: p.reason }));
+      if (p.error) r.body.append(el('div', { class: 'error', text: p.error }));
+      r.box.classList.add('done', 'status-' + (p.status || 'completed'));
+      break;
+    case 'error':
+      r.body.append(el('div', { class: 'error', text: p.error || 'error' }));
+      break;
+  }
+  if (window.mcpApps) window.mcpApps.agentEvent(p);
+  scrollLog();
+}
+
+function renderResult(node, res) {
+  node.replaceChildren();
+  if (res.is_error) node.classList.add('is-error');
+  for (const b of res.content || []) {
+    if (b.type === 'text') node.append(el('pre', { class: 'result-text', text: b.text || '' }));
+    else if (b.type === 'image' && /^image\/(png|jpeg|gif|webp)$/.test(b.mime_type || '')) {
+      node.append(el('img', { class: 'result-image', alt: 'image from the tool', src: 'data:' + b.mime_type + ';base64,' + (b.data || '') }));
+    } else node.append(el('div', { class: 'result-other', text: '[' + b.type + '] ' + (b.uri || b.name || b.mime_type || '') }));
+  }
+  if (res.structured !== undefined && !(res.content || []).length) node.append(el('pre', { class: 'result-text', text: pretty(res.structured) }));
+}
+
+function runStatus(p) {
+  const r = getRun(p.run_id);
+  if (p.status === 'running') {
+    state.activeRun = p.run_id;
+    $('cancel').disabled = false;
+    return;
+  }
+  r.box.classList.add('done');
+  if (state.activeRun === p.run_id) {
+    state.activeRun = null;
+    $('cancel').disabled = true;
+  }
+  if (p.status === 'failed' && p.error && !r.box.querySelector('.error')) r.body.append(el('div', { class: 'error', text: p.error }));
+}
+
+async function send(prompt) {
+  $('log').append(el('div', { class: 'msg user', text: prompt }));
+  scrollLog();
+  const params = { prompt };
+  if (state.conversation) params.conversation = state.conversation;
+  try {
+    const res = await call('run.start', params);
+    state.conversation = res.conversation || state.conversation;
+    getRun(res.run_id);
+  } catch (err) {
+    note(err.message, 'error');
+  }
+}
+
+// ---- the runtime's questions ----
+
+function showAsk(e) {
+  if (state.asks.has(e.id)) return;
+  const p = e.params || {};
+  let card;
+  switch (e.method) {
+    case 'ui.confirm.request': card = confirmCard(e.id, p); break;
+    case 'ui.prompt.request': card = promptCard(e.id, p); break;
+    case 'ui.open_url.request': card = openURLCard(e.id, p); break;
+    default:
+      if (window.mcpApps && window.mcpApps.request(e)) return;
+      answer(e.id, null, 'host web cannot answer ' + e.method);
+      return;
+  }
+  card.dataset.ask = e.id;
+  state.asks.set(e.id, card);
+  $('asks').append(card);
+  showView('chat');
+  const first = card.querySelector('button');
+  if (first) first.focus();
+}
+
+function removeAsk(id, reason) {
+  const card = state.asks.get(id);
+  if (!card) return;
+  state.asks.delete(id);
+  card.remove();
+  if (reason) note('A question was withdrawn: ' + reason);
+}
+
+const optionLabels = {
+  allow_once: 'Allow once',
+  always_tool: 'Always allow this tool',
+  always_server: 'Always allow this server',
+  deny: 'Deny',
+  deny_with_reason: 'Deny with a reason…',
+  yes: 'Yes',
+  no: 'No',
+};
+
+function confirmCard(id, p) {
+  const card = el('div', { class: 'ask confirm', role: 'dialog', 'aria-label': p.title || 'confirm' });
+  card.append(el('h2', { text: p.title || 'Confirm' }));
+  const t = p.tool;
+  if (t) {
+    card.append(el('div', { class: 'identity' }, 'server ', el('b', { text: t.server }), '  tool ', el('b', { text: t.tool }),
+      t.public_name ? el('span', { class: 'muted', text: '  (' + t.public_name + ')' }) : null));
+  }
+  if (p.message) card.append(el('p', { text: p.message }));
+  if (t) {
+    card.append(el('div', { class: 'label', text: 'arguments' + (t.arguments_truncated ? ' (truncated)' : '') }), el('pre', { class: 'args', text: t.arguments || '' }));
+    if (t.changed) card.append(el('p', { class: 'warn', text: 'This tool changed since you always allowed it' + (t.changed_fields ? ': ' + t.changed_fields.join(', ') : '') + '.' }));
+    const claims = el('div', { class: 'claims' }, el('div', { class: 'label', text: 'claimed by the server, untrusted' }));
+    if (t.title) claims.append(el('div', { text: 'title: ' + t.title }));
+    if (t.description) claims.append(el('div', { class: 'desc', text: t.description }));
+    if (t.annotations) claims.append(el('div', { class: 'muted', text: 'annotations: ' + JSON.stringify(t.annotations) }));
+    card.append(claims);
+  }
+  if (p.login) card.append(el('p', { text: 'server ' + p.login.server + (p.login.issuer ? ' at ' + p.login.issuer : '') }));
+  const buttons = el('div', { class: 'buttons' });
+  for (const o of p.options || []) {
+    buttons.append(el('button', {
+      type: 'button', class: 'opt-' + o, 'data-answer': o, text: optionLabels[o] || o,
+      onclick: () => {
+        if (o !== 'deny_with_reason') return answer(id, { answer: o });
+        const input = el('input', { type: 'text', class: 'reason-input', placeholder: 'why (the model sees this)' });
+        const form = el('form', { class: 'reason-form', onsubmit: (ev) => { ev.preventDefault(); answer(id, { answer: o, reason: input.value }); } },
+          input, el('button', { type: 'submit', text: 'Deny' }));
+        buttons.replaceWith(form);
+        input.focus();
+      },
+    }));
+  }
+  card.append(buttons);
+  return card;
+}
+
+function linkTo(url, text, onclick) {
+  const href = safeURL(url);
+  if (!href) return el('span', { class: 'error', text: 'not an http(s) URL: ' + url });
+  return el('a', { href, target: '_blank', rel: 'noopener noreferrer', text, onclick });
+}
+
+function promptCard(id, p) {
+  const input = el('input', { type: 'text', class: 'prompt-input', placeholder: 'paste here' });
+  return el('div', { class: 'ask prompt', role: 'dialog' },
+    el('h2', { text: p.title || 'Question' }),
+    el('p', { text: p.message || '' }),
+    p.url ? el('p', {}, linkTo(p.url, 'Open the page'), el('div', { class: 'url', text: p.url })) : null,
+    el('form', { onsubmit: (ev) => { ev.preventDefault(); answer(id, { value: input.value }); } },
+      input, el('button', { type: 'submit', text: 'OK' }),
+      el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { value: '', cancelled: true }) })));
+}
+
+function openURLCard(id, p) {
+  const what = p.purpose === 'login' ? 'the login page of ' + (p.server || 'the server') : 'a page for ' + (p.server || 'a server');
+  return el('div', { class: 'ask open-url', role: 'dialog' },
+    el('h2', { text: 'Open ' + what + '?' }),
+    p.message ? el('p', { text: p.message }) : null,
+    el('div', { class: 'url', text: p.url || '' }),
+    el('div', { class: 'buttons' },
+      linkTo(p.url, 'Open in a new tab', () => answer(id, { opened: true })),
+      el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { opened: false }) })));
+}
+
+// ---- /mcp ----
+
+function renderServers() {
+  const body = document.querySelector('#servers tbody');
+  body.replaceChildren();
+  const counts = {};
+  const ids = [...state.servers.keys()].sort();
+  for (const id of ids) {
+    const s = state.servers.get(id);
+    counts[s.state] = (counts[s.state] || 0) + 1;
+    const details = el('td', { class: 'details' });
+    if (s.server_name) details.append(el('div', { text: s.server_name + (s.server_version ? ' ' + s.server_version : '') }));
+    if (s.auth) details.append(el('div', { text: 'auth: ' + (s.auth.detail || (s.auth.logged_in ? 'logged in' : 'not logged in')) }));
+    if (s.last_error) details.append(el('div', { class: 'error', text: s.last_error }));
+    for (const w of s.warnings || []) details.append(el('div', { class: 'warn', text: w }));
+    if (s.approval && s.state === 'approval_required') {
+      details.append(el('div', { class: 'label', text: 'defined in ' + (s.approval.file || 'a project file') + ':' }),
+        el('pre', { class: 'fields', text: (s.approval.fields || []).join('\n') }));
+    }
+    const actions = el('td', { class: 'actions' });
+    const act = (label, method, params, cls) => actions.append(el('button', {
+      type: 'button', class: cls, text: label,
+      onclick: async (ev) => {
+        ev.target.disabled = true;
+        try {
+          const r = await call(method, params);
+          if (r && r.server) { state.servers.set(r.server.id, r.server); renderServers(); }
+        } catch (err) {
+          note(id + ': ' + err.message, 'error');
+        } finally {
+          ev.target.disabled = false;
+        }
+      },
+    }));
+    if (s.state === 'approval_required' && s.approval) {
+      act('Approve', 'mcp.approve', { id, approve: true, digest: s.approval.digest }, 'approve');
+      act('Deny', 'mcp.approve', { id, approve: false, digest: s.approval.digest }, 'deny');
+    }
+    if (s.state === 'auth_required' || (s.auth && !s.auth.logged_in)) act('Log in', 'mcp.login', { id }, 'login');
+    if (s.auth && s.auth.logged_in) act('Log out', 'mcp.logout', { id }, 'logout');
+    if (s.enabled && s.state !== 'approval_required') act('Reconnect', 'mcp.reconnect', { id }, 'reconnect');
+    if (s.enabled) act('Disable', 'mcp.disable', { id }, 'disable');
+    else act('Enable', 'mcp.enable', { id }, 'enable');
+    body.append(el('tr', { 'data-server': id },
+      el('td', { class: 'id', text: id }),
+      el('td', { class: 'state state-' + s.state, text: s.state }),
+      el('td', { text: s.transport || '' }),
+      el('td', { text: s.source || '' }),
+      el('td', { text: String(s.tools || 0) }),
+      details, actions));
+  }
+  $('server-summary').textContent = '(' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ') + ')';
+}
+
+function showView(name) {
+  $('view-chat').hidden = name !== 'chat';
+  $('view-mcp').hidden = name !== 'mcp';
+  $('tab-chat').classList.toggle('active', name === 'chat');
+  $('tab-mcp').classList.toggle('active', name === 'mcp');
+}
+
+// ---- start ----
+
+function start() {
+  $('tab-chat').addEventListener('click', () => showView('chat'));
+  $('tab-mcp').addEventListener('click', () => showView('mcp'));
+  const input = $('prompt');
+  const submit = () => {
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = '';
+    if (text === '/mcp') return showView('mcp');
+    send(text);
+  };
+  $('prompt-form').addEventListener('submit', (ev) => { ev.preventDefault(); submit(); });
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); submit(); }
+  });
+  $('cancel').addEventListener('click', () => {
+    if (state.activeRun) call('run.cancel', { run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
+  });
+  const es = new EventSource('/api/events');
+  es.onmessage = (m) => {
+    try { handle(JSON.parse(m.data)); } catch (err) { note('bad event: ' + err.message, 'error'); }
+  };
+  es.onerror = () => { $('conn').textContent = 'reconnecting…'; };
+  es.onopen = () => { $('conn').textContent = 'connected'; };
+}
+
+window.hostWeb = { call, answer, el, note, getRun, renderResult, pretty, safeURL };
+start();
