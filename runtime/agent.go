@@ -85,6 +85,9 @@ type AgentOptions struct {
 	Local func(ctx context.Context) []core.Tool
 	// MaxSteps bounds model calls per run; 0 means core.DefaultMaxSteps.
 	MaxSteps int
+	// ToolSearch is the catalog budget above which a run searches the
+	// catalog instead of offering it whole (see [Agent.SetToolSearch]).
+	ToolSearch ToolSearchOptions
 }
 
 // An Agent runs agent turns over the manager's servers: every run gets a
@@ -92,6 +95,7 @@ type AgentOptions struct {
 // changes during a run applies to the next one.
 type Agent struct {
 	opts AgentOptions
+	ts   toolSearch
 }
 
 // NewAgent checks opts and returns an agent.
@@ -102,7 +106,9 @@ func NewAgent(opts AgentOptions) (*Agent, error) {
 	if opts.Gate == nil {
 		return nil, errors.New("runtime: agent: nil Gate")
 	}
-	return &Agent{opts: opts}, nil
+	a := &Agent{opts: opts}
+	a.ts.opts = opts.ToolSearch
+	return a, nil
 }
 
 // Tools returns the tools a run started now would see: the adapted tools
@@ -112,10 +118,13 @@ func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []st
 	if a.opts.Local != nil {
 		local = append(local, a.opts.Local(ctx)...)
 	}
-	names := make([]string, len(local))
+	names := make([]string, len(local), len(local)+1)
 	for i, t := range local {
 		names[i] = t.Name()
 	}
+	// Reserved for the search tool of a run in search mode, so that it
+	// resolves as a local tool (see searchMode).
+	names = append(names, SearchToolName)
 	snap, problems := a.opts.Manager.Catalog(a.opts.Adapter, names)
 	return snap, append(snap.CoreTools(), local...), problems
 }
@@ -135,17 +144,27 @@ type RunRequest struct {
 	// call of the run (what decided it), before the run's permission
 	// event about the decision.
 	OnVerdict func(req core.PermissionRequest, v permission.Verdict)
+	// OnToolSearch, when set, is called once before the run starts, after
+	// OnTools, with the run's search mode: nil when the catalog is offered
+	// whole, else the catalog that exceeded the budget.
+	OnToolSearch func(info *ToolSearchInfo)
 }
 
 // Run runs one turn: the model sees the tool snapshot taken now, and every
-// MCP tool call passes the gate before it reaches its server.
+// MCP tool call passes the gate before it reaches its server. A catalog
+// over the agent's tool-search budget is not handed to the model whole:
+// it gets a search tool and the tools it finds (see [ToolSearchOptions]).
 func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
 	snap, tools, problems := a.Tools(ctx)
 	if req.OnTools != nil {
 		req.OnTools(snap, problems)
 	}
+	tools, provider, search := a.searchMode(snap, tools, req.Provider)
+	if req.OnToolSearch != nil {
+		req.OnToolSearch(search)
+	}
 	return core.Run(ctx, core.RunOptions{
-		Provider:   req.Provider,
+		Provider:   provider,
 		Messages:   req.Messages,
 		Tools:      tools,
 		Permission: a.opts.Gate.HookNotify(req.OnVerdict),
