@@ -2,7 +2,7 @@
 # whole test suite (it installs its own peers first); `make lint` only its
 # static checks (gofmt, go vet, staticcheck).
 
-.PHONY: build demo test deps lint
+.PHONY: build demo test deps lint bench
 
 build:
 	go build -o bin/host ./cmd/host
@@ -22,3 +22,9 @@ test:
 
 lint:
 	bash scripts/lint.sh
+
+# The published benchmark (docs/PERFORMANCE.md): mcp-host against the raw
+# HTTP floor, the bare go-sdk and the TypeScript SDK, in one run, printed
+# as a Markdown table of ratios. A few minutes; not part of make test.
+bench:
+	go run ./bench/cmd/mcpbench

@@ -1,0 +1,37 @@
+// Command mcpbench runs `make bench`: every comparison of
+// docs/PERFORMANCE.md in one run, printed as a Markdown table of ratios.
+//
+//	go run ./bench/cmd/mcpbench [-smoke]
+//
+// Run it from the module root (or pass -root).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mcp-host/mcp-host/bench"
+)
+
+func main() {
+	if bench.RunChild() {
+		return
+	}
+	root := flag.String("root", ".", "the module's root directory")
+	smoke := flag.Bool("smoke", false, "run every measurement once, tiny")
+	flag.Parse()
+	cfg := bench.Full(*root)
+	if *smoke {
+		cfg = bench.Smoke(*root)
+	}
+	cfg.Progress = os.Stderr
+	t, err := bench.Run(context.Background(), cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mcpbench: %v\n", err)
+		os.Exit(1)
+	}
+	fmt.Print(t.Markdown())
+	fmt.Fprintf(os.Stderr, "bench: done in %s\n", t.Elapsed.Round(1e9))
+}

@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A Table is the result of a bench run: ratios to the bare go-sdk client
+// (lower is faster), with absolute values as context.
+type Table struct {
+	Started time.Time
+	Elapsed time.Duration
+
+	Calls        []CallRow
+	CatalogTools int
+	Catalog      []CatalogRow
+	ManyServers  int
+	Many         []ManyRow
+	OneShot      []OneShotRow
+}
+
+// A CallRow is one way of calling the echo tool.
+type CallRow struct {
+	Path string
+	// Seq and Par are the time per call, one at a time and 8 at a time,
+	// as a ratio to the bare go-sdk client's.
+	Seq, Par       float64
+	SeqAbs, ParAbs time.Duration
+	// Allocs and AllocBytes are per sequential call in the client's
+	// process; Allocs is negative when not measured (not Go).
+	Allocs, AllocBytes float64
+	// ConnsPer1000 is the TCP connections the server accepted per 1,000
+	// calls during the rounds.
+	ConnsPer1000 float64
+	// Note says why the row was not measured.
+	Note string
+}
+
+// A CatalogRow is connect + list of the large catalog in a fresh process.
+type CatalogRow struct {
+	Path    string
+	Time    float64 // ratio to the bare go-sdk
+	RSS     float64 // peak RSS, ratio to the bare go-sdk
+	TimeAbs time.Duration
+	RSSAbs  int64
+}
+
+// A ManyRow is many servers connected at once.
+type ManyRow struct {
+	Client string
+	// Ratio is all servers ready over the slowest alone.
+	Ratio              float64
+	AllAbs, SlowestAbs time.Duration
+	// VsBare is all ready over the bare go-sdk's all connected.
+	VsBare float64
+}
+
+// A OneShotRow is one program run per call.
+type OneShotRow struct {
+	Program string
+	Ratio   float64
+	Abs     time.Duration
+}
+
+// Markdown renders the table as Markdown.
+func (t *Table) Markdown() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("Tool calls on a go-sdk Streamable HTTP server on loopback (echo tool); time per call as a ratio to the bare go-sdk client, median of interleaved rounds:\n\n")
+	p("| path | seq per call | 8-way per call | allocs/call | KB/call | new conns /1000 calls | seq (abs) | 8-way (abs) |\n")
+	p("|---|---|---|---|---|---|---|---|\n")
+	for _, r := range t.Calls {
+		if r.Note != "" {
+			p("| %s | - | - | - | - | - | %s | |\n", r.Path, r.Note)
+			continue
+		}
+		allocs, kb := "-", "-"
+		if r.Allocs >= 0 {
+			allocs, kb = fmt.Sprintf("%.0f", r.Allocs), fmt.Sprintf("%.1f", r.AllocBytes/1024)
+		}
+		p("| %s | %.2f | %.2f | %s | %s | %.1f | %s | %s |\n", r.Path, r.Seq, r.Par, allocs, kb, r.ConnsPer1000, micros(r.SeqAbs), micros(r.ParAbs))
+	}
+	p("\nConnect + list of %d tools (200-character descriptions, 5-property schemas), each client in a fresh process:\n\n", t.CatalogTools)
+	p("| client | time | peak RSS | time (abs) | peak RSS (abs) |\n|---|---|---|---|---|\n")
+	for _, r := range t.Catalog {
+		p("| %s | %.2f | %s | %s | %s |\n", r.Path, r.Time, ratioOrDash(r.RSS), micros(r.TimeAbs), mib(r.RSSAbs))
+	}
+	p("\n%d HTTP servers connected at once (answers delayed 10-50 ms), each client in a fresh process:\n\n", t.ManyServers)
+	p("| client | all ready / slowest alone | vs bare go-sdk | all (abs) | slowest alone (abs) |\n|---|---|---|---|---|\n")
+	for _, r := range t.Many {
+		p("| %s | %.2f | %.2f | %s | %s |\n", r.Client, r.Ratio, r.VsBare, micros(r.AllAbs), micros(r.SlowestAbs))
+	}
+	p("\nOne tool call per process, start to exit:\n\n| program | ratio | abs |\n|---|---|---|\n")
+	for _, r := range t.OneShot {
+		p("| %s | %.2f | %s |\n", r.Program, r.Ratio, micros(r.Abs))
+	}
+	return b.String()
+}
+
+func ratioOrDash(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func mib(n int64) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
+}
