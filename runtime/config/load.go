@@ -90,6 +90,9 @@ type Effective struct {
 	// [ServerEntry.Stale]), so that saving a half-written file does not
 	// close them.
 	Broken map[string]error
+	// ToolSearch is the global file's tool-search budget (see
+	// [ToolSearch]); a bad one is reported in Errors and left zero.
+	ToolSearch ToolSearch
 }
 
 // LoadOptions says where the layers are.
@@ -173,6 +176,13 @@ func Load(opts LoadOptions) (*Effective, error) {
 			continue
 		}
 		layer(l.source, l.path, data)
+		if l.source == SourceGlobal {
+			ts, err := decodeToolSearch(l.path, data)
+			if err != nil {
+				eff.Errors = append(eff.Errors, err)
+			}
+			eff.ToolSearch = ts
+		}
 	}
 	if strings.TrimSpace(opts.EnvServers) != "" {
 		layer(SourceEnv, "MCP_HOST_SERVERS", []byte(opts.EnvServers))
