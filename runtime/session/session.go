@@ -83,7 +83,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
-		Capabilities:               clientCapabilities(),
+		Capabilities:               withApps(clientCapabilities()),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.scheduleRefresh()
 		},
