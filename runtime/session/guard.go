@@ -63,16 +63,32 @@ func (g *guardRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 		g.refused.Store(err)
 		return nil, err
 	}
+	// A request that carries a call gets a context of its own (see
+	// exchange), so that the call's end does not cost its connection.
+	call, id := req, callID(req)
+	var x *exchange
+	if id != nil {
+		req, x = detach(req)
+	}
 	resp, err := g.next.RoundTrip(req)
 	if err != nil {
+		x.end()
 		return nil, err
 	}
-	if d, ok := retryWait(req, resp, time.Now()); ok {
+	if d, ok := retryWait(call, resp, time.Now()); ok {
 		if resp, err = g.retry(req, resp, d); err != nil {
+			x.end()
 			return nil, err
 		}
 	}
-	g.wrapBody(req, resp)
+	g.wrapBody(req, resp, id, x)
+	if x != nil {
+		if resp.Body == nil {
+			x.end()
+		} else {
+			x.ReadCloser, resp.Body = resp.Body, x
+		}
+	}
 	return resp, nil
 }
 

@@ -87,8 +87,9 @@ func (g *guardRoundTripper) tooLarge(what string) string {
 // has decompressed it: a JSON answer to a request is read whole (up to the
 // cap) and checked to answer that request; an event stream is read event by
 // event, each up to the cap; anything else is cut at the cap with an error,
-// and an error status's body at errorBodyBytes.
-func (g *guardRoundTripper) wrapBody(req *http.Request, resp *http.Response) {
+// and an error status's body at errorBodyBytes. id is the id of the call
+// req carries (see callID), nil if none; x is its exchange, if any.
+func (g *guardRoundTripper) wrapBody(req *http.Request, resp *http.Response, id []byte, x *exchange) {
 	if resp.Body == nil || resp.Body == http.NoBody {
 		return
 	}
@@ -99,10 +100,10 @@ func (g *guardRoundTripper) wrapBody(req *http.Request, resp *http.Response) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "text/event-stream":
-		resp.Body = g.newSSEGuard(req, resp.Body)
+		resp.Body = g.newSSEGuard(req, resp.Body, id, x)
 		return
 	case "application/json":
-		if id := callID(req); id != nil {
+		if id != nil {
 			ja := &jsonAnswer{g: g, src: resp.Body, callID: id, length: resp.ContentLength}
 			if resp.ContentLength > int64(g.max) {
 				ja.replace(CodeResponseTooLarge, g.tooLarge("the answer"))

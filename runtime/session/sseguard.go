@@ -29,7 +29,8 @@ type sseGuard struct {
 	br     *bufio.Reader
 	req    *http.Request
 	callID []byte // the request a POST's stream answers; nil for a GET
-	legacy bool   // the legacy transport's GET stream
+	x      *exchange
+	legacy bool // the legacy transport's GET stream
 
 	ev   event
 	out  [][]byte // what the SDK reads next
@@ -50,13 +51,14 @@ type event struct {
 // maxEndpointBytes bounds the endpoint event's data that is checked.
 const maxEndpointBytes = 8 << 10
 
-func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser) *sseGuard {
+func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, id []byte, x *exchange) *sseGuard {
 	return &sseGuard{
 		g:      g,
 		src:    body,
 		br:     bufio.NewReaderSize(body, 4<<10),
 		req:    req,
-		callID: callID(req),
+		callID: id,
+		x:      x,
 		legacy: g.legacySSE && req.Method == http.MethodGet,
 	}
 }
@@ -211,6 +213,9 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 	case isAnswer && !valid:
 		s.g.log.Warn("dropped an answer whose id is not a string or an integer", "server", s.g.id)
 	default:
+		if isAnswer && s.callID != nil {
+			s.x.answeredNow() // before the SDK can see it
+		}
 		s.out = ev.chunks
 	}
 }
