@@ -43,6 +43,9 @@ type ConfirmParams struct {
 	RunID  string `json:"run_id,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Step   int    `json:"step,omitempty"`
+	// App is set when an app asks: its tool call (kind tool_call), its
+	// message (app_message) or its link (app_open_link).
+	App *AppConfirm `json:"app,omitempty"`
 }
 
 // ConfirmTool is what the user needs to decide about a tool call.
