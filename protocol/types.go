@@ -239,6 +239,9 @@ type ToolsListResult struct {
 	Tools []ToolInfo `json:"tools"`
 	// Problems lists tools that were skipped or renamed.
 	Problems []string `json:"problems,omitempty"`
+	// ToolSearch is set when a run started now would be in search mode
+	// (see RunStatusParams.ToolSearch); Tools still lists every tool.
+	ToolSearch *ToolSearchInfo `json:"tool_search,omitempty"`
 }
 
 // ToolCallParams call one tool directly (tool.call); the call passes the
@@ -319,6 +322,10 @@ type RunStatusParams struct {
 	// Error says why a run failed.
 	Error string `json:"error,omitempty"`
 	Steps int    `json:"steps,omitempty"`
+	// ToolSearch, on the running status, says that the run is in search
+	// mode: the catalog exceeds the tool-search budget, and the model is
+	// offered a search tool instead of every tool.
+	ToolSearch *ToolSearchInfo `json:"tool_search,omitempty"`
 }
 
 // Agent event types.

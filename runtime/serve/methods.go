@@ -52,7 +52,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
 	}
-	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools})
+	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions()})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
 	}
@@ -193,7 +193,7 @@ func (s *service) ToolsList(ctx context.Context, p *protocol.ToolsListParams) (*
 	agent := s.agent
 	s.mu.Unlock()
 	snap, local, problems := agent.Tools(ctx)
-	res := &protocol.ToolsListResult{Tools: []protocol.ToolInfo{}, Problems: problems}
+	res := &protocol.ToolsListResult{Tools: []protocol.ToolInfo{}, Problems: problems, ToolSearch: wireToolSearch(agent.ToolSearch(snap.Tools()))}
 	for _, t := range snap.Tools() {
 		if p.Server != "" && t.Server() != p.Server {
 			continue
@@ -284,11 +284,10 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 
 	msgs := append(append([]core.Message(nil), history...), core.Message{Role: core.RoleUser, Content: p.Prompt})
 	// The run begins once its id is on the wire: the UI reads the answer
-	// before any run.status or agent.event of the run.
+	// before any run.status or agent.event of the run. Its running status
+	// goes out when the run has taken its tool snapshot, saying whether it
+	// is in search mode, before any event of the run.
 	protocol.OnReplied(ctx, func() {
-		s.enqueue(func() {
-			s.ui.RunStatus(context.Background(), &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning})
-		})
 		go s.run(runCtx, cancel, agent, id, conv, msgs)
 	})
 	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
@@ -307,6 +306,10 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 		Messages:  msgs,
 		OnTools:   func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
 		OnVerdict: func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
+		OnToolSearch: func(info *runtime.ToolSearchInfo) {
+			p := &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning, ToolSearch: wireToolSearch(info)}
+			s.enqueue(func() { s.ui.RunStatus(context.Background(), p) })
+		},
 		OnEvent: func(e core.Event) {
 			if e.Type == core.EventStatus {
 				return // run.status comes from the result

@@ -151,6 +151,8 @@ type service struct {
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.
 	lastSent map[string]protocol.ServerStatus
+	// ts is the tool-search budget of the last config load (toolsearch.go).
+	ts toolSearch
 	// opened holds the URL-mode elicitations the user agreed to open.
 	opened openedElicitations
 
@@ -242,6 +244,7 @@ func (s *service) reload() {
 	s.entries, s.problems, s.files = entries, problems, eff.Files
 	ready := s.initialized
 	s.mu.Unlock()
+	s.setToolSearch(eff.ToolSearch)
 	for _, p := range problems {
 		s.log.Warn("config problem", "problem", p)
 	}
