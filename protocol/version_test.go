@@ -1,0 +1,37 @@
+package protocol_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// PROTOCOL.md states the version protocol.Version has, its examples speak
+// it, and its Changes section has an entry for it: a bump of the constant
+// without the doc (or the other way round) fails here.
+func TestDocVersionIsTheConstant(t *testing.T) {
+	data, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	if want := "Protocol version: **`" + protocol.Version + "`**"; !strings.Contains(doc, want) {
+		t.Errorf("PROTOCOL.md does not say %s", want)
+	}
+	examples := regexp.MustCompile(`"protocol_version":"(\d{4}-\d\d-\d\d)","(?:client|server)_info"`).FindAllStringSubmatch(doc, -1)
+	if len(examples) < 2 {
+		t.Errorf("found %d initialize examples with a protocol_version, want the request and the answer", len(examples))
+	}
+	for _, m := range examples {
+		if m[1] != protocol.Version {
+			t.Errorf("an initialize example speaks %s, not %s", m[1], protocol.Version)
+		}
+	}
+	changes, ok := strings.CutPrefix(doc[strings.Index(doc, "\n## Changes"):], "\n## Changes")
+	if !ok || !strings.Contains(changes, "\n### "+protocol.Version+"\n") {
+		t.Errorf("PROTOCOL.md's Changes section has no entry for %s", protocol.Version)
+	}
+}
