@@ -29,6 +29,8 @@ type testUI struct {
 	urls     []protocol.OpenURLParams // every ui.open_url.request, in order
 	// prompt answers ui.prompt.request; nil cancels every prompt.
 	prompt func(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error)
+	// elicit answers ui.elicit.request; nil declines every elicitation.
+	elicit func(ctx context.Context, p *protocol.ElicitParams) (*protocol.ElicitResult, error)
 }
 
 func (u *testUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*protocol.ConfirmResult, error) {
@@ -63,7 +65,13 @@ func (u *testUI) OpenURL(_ context.Context, p *protocol.OpenURLParams) (*protoco
 	return &protocol.OpenURLResult{Opened: open(p.URL)}, nil
 }
 
-func (u *testUI) Elicit(context.Context, *protocol.ElicitParams) (*protocol.ElicitResult, error) {
+func (u *testUI) Elicit(ctx context.Context, p *protocol.ElicitParams) (*protocol.ElicitResult, error) {
+	u.mu.Lock()
+	elicit := u.elicit
+	u.mu.Unlock()
+	if elicit != nil {
+		return elicit(ctx, p)
+	}
 	return &protocol.ElicitResult{Action: "decline"}, nil
 }
 

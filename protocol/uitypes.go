@@ -43,6 +43,9 @@ type ConfirmParams struct {
 	RunID  string `json:"run_id,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Step   int    `json:"step,omitempty"`
+	// App is set when an app asks: its tool call (kind tool_call), its
+	// message (app_message) or its link (app_open_link).
+	App *AppConfirm `json:"app,omitempty"`
 }
 
 // ConfirmTool is what the user needs to decide about a tool call.
@@ -134,6 +137,13 @@ type ElicitParams struct {
 	// URL is set for URL-mode elicitation.
 	URL       string `json:"url,omitempty"`
 	TimeoutMS int64  `json:"timeout_ms"`
+	// Attempt numbers the asks of one elicitation when it is asked again
+	// (2, 3, …; absent on the first ask): the last answer did not match
+	// RequestedSchema, Invalid says which fields failed and Content is
+	// that answer, for the form to show again. See [MaxElicitAsks].
+	Attempt int                `json:"attempt,omitempty"`
+	Invalid []ElicitFieldError `json:"invalid,omitempty"`
+	Content map[string]any     `json:"content,omitempty"`
 }
 
 // ElicitResult answers ui.elicit.request: accept (with content), decline

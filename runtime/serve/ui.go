@@ -2,9 +2,7 @@ package serve
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/permission"
@@ -68,21 +66,5 @@ func (s *service) elicit(ctx context.Context, server string, p *mcp.ElicitParams
 	if !can {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
-	const timeout = 5 * time.Minute
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	schema, _ := json.Marshal(p.RequestedSchema)
-	res, err := s.ui.Elicit(ctx, &protocol.ElicitParams{
-		Server: server, Message: p.Message, RequestedSchema: schema, URL: p.URL, TimeoutMS: timeout.Milliseconds(),
-	})
-	if err != nil {
-		s.log.Warn("elicitation: the UI did not answer; declining", "server", server, "error", err)
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}
-	switch res.Action {
-	case "accept", "decline", "cancel":
-	default:
-		return &mcp.ElicitResult{Action: "decline"}, nil
-	}
-	return &mcp.ElicitResult{Action: res.Action, Content: res.Content}, nil
+	return s.elicitForm(ctx, server, p)
 }
