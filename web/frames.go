@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcp-host/mcp-host/protocol"
 )
 
 // maxFrames bounds how many app documents are kept at once; the oldest
@@ -37,19 +39,12 @@ func newFrames(origin string, port, pagePort int) *frames {
 	return &frames{origin: origin, port: port, page: pagePorts(pagePort), docs: map[string]*frameDoc{}}
 }
 
-// AppCSP is the content security policy an MCP App declares in its UI
-// resource's _meta.ui.csp (SEP-1865): the origins it may reach.
-type AppCSP struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`
-	ResourceDomains []string `json:"resourceDomains,omitempty"`
-	FrameDomains    []string `json:"frameDomains,omitempty"`
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
-}
-
 // frameRequest is the body of POST /api/frame.
 type frameRequest struct {
-	HTML string  `json:"html"`
-	CSP  *AppCSP `json:"csp,omitempty"`
+	HTML string `json:"html"`
+	// CSP is what the app declared in its UI resource's _meta.ui.csp, as
+	// app.read_resource gives it.
+	CSP *protocol.AppCSP `json:"csp,omitempty"`
 }
 
 // frameAnswer is the answer to POST /api/frame.
@@ -135,9 +130,9 @@ var originPattern = regexp.MustCompile(`^(https?|wss?)://(\*\.)?[A-Za-z0-9-]+(\.
 // from resourceDomains, frame-src from frameDomains, base-uri from
 // baseUriDomains. It always sandboxes the document (also when it is
 // opened outside the page) and lets only the page frame it.
-func appPolicy(c *AppCSP, pageOrigins string) (policy string, ignored []string) {
+func appPolicy(c *protocol.AppCSP, pageOrigins string) (policy string, ignored []string) {
 	if c == nil {
-		c = &AppCSP{}
+		c = &protocol.AppCSP{}
 	}
 	keep := func(list []string) string {
 		var ok []string

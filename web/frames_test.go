@@ -16,7 +16,7 @@ import (
 func TestAppFrameIsServedFromAnotherOriginUnderItsCSP(t *testing.T) {
 	s, _ := start(t, echoRuntime)
 	c := login(t, s)
-	body := `{"html":"<p>app</p>","csp":{"connectDomains":["https://api.example.com","https://x.example; script-src *"],"resourceDomains":["https://cdn.example.com"]}}`
+	body := `{"html":"<p>app</p>","csp":{"connect_domains":["https://api.example.com","https://x.example; script-src *"],"resource_domains":["https://cdn.example.com"]}}`
 	resp := do(t, "POST", base(s)+"/api/frame", c, body, nil)
 	var a frameAnswer
 	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || a.Error != "" {

@@ -315,7 +315,10 @@ function confirmCard(id, p) {
     card.append(el('div', { class: 'identity' }, 'server ', el('b', { text: t.server }), '  tool ', el('b', { text: t.tool }),
       t.public_name ? el('span', { class: 'muted', text: '  (' + t.public_name + ')' }) : null));
   }
+  if (p.app) card.append(el('p', { class: 'app-ask', text: 'Asked by the app of ' + p.app.server + '/' + p.app.tool + ', not by the model.' }));
   if (p.message) card.append(el('p', { text: p.message }));
+  if (p.app && p.app.text) card.append(el('div', { class: 'label', text: "the app's message" }), el('pre', { class: 'app-text', text: p.app.text }));
+  if (p.app && p.app.url) card.append(el('div', { class: 'url', text: p.app.url }));
   if (t) {
     card.append(el('div', { class: 'label', text: 'arguments' + (t.arguments_truncated ? ' (truncated)' : '') }), el('pre', { class: 'args', text: t.arguments || '' }));
     if (t.changed) card.append(el('p', { class: 'warn', text: 'This tool changed since you always allowed it' + (t.changed_fields ? ': ' + t.changed_fields.join(', ') : '') + '.' }));
@@ -362,7 +365,8 @@ function promptCard(id, p) {
 }
 
 function openURLCard(id, p) {
-  const what = p.purpose === 'login' ? 'the login page of ' + (p.server || 'the server') : 'a page for ' + (p.server || 'a server');
+  const server = p.server || 'a server';
+  const what = p.purpose === 'login' ? 'the login page of ' + server : p.purpose === 'app_link' ? 'a link for the app of ' + server : 'a page for ' + server;
   return el('div', { class: 'ask open-url', role: 'dialog' },
     el('h2', { text: 'Open ' + what + '?' }),
     p.message ? el('p', { text: p.message }) : null,

@@ -1,0 +1,188 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// webUI is `host web` running with a scripted model, and the address it
+// printed.
+type webUI struct {
+	cmd     *exec.Cmd
+	out     *lockedBuffer
+	address string
+	dir     string
+}
+
+// startWeb runs host web with the config and script given, without opening
+// a browser, and waits for the address.
+func startWeb(t *testing.T, config, script string) *webUI {
+	t.Helper()
+	dir := filepath.Dir(config)
+	w := &webUI{out: &lockedBuffer{}, dir: dir}
+	w.cmd = exec.Command(buildHost(t), "web", "--no-browser", "--script", script,
+		"--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "web.log"))
+	w.cmd.Dir = dir
+	w.cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file")
+	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
+	testenv.OwnGroup(w.cmd)
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- w.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = w.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(20 * time.Second):
+			testenv.KillGroup(w.cmd)
+			t.Errorf("host web did not stop on SIGINT:\n%s", w.out.String())
+		}
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "web.log"))
+			t.Logf("host web output:\n%s\nruntime log:\n%s", w.out.String(), log)
+		}
+	})
+	addr := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+`)
+	deadline := time.Now().Add(60 * time.Second)
+	for w.address == "" {
+		w.address = addr.FindString(w.out.String())
+		if time.Now().After(deadline) {
+			t.Fatalf("host web printed no address:\n%s", w.out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return w
+}
+
+// webResult is what web-ui.mjs observed.
+type webResult struct {
+	Steps    []string
+	Error    string
+	Console  []string
+	CleanURL string
+	Cookie   *struct {
+		HTTPOnly bool   `json:"httpOnly"`
+		SameSite string `json:"sameSite"`
+	}
+	Servers                      []string
+	ConfirmAllow, AllowAnswer    string
+	Pieces                       int
+	DenyAnswer                   string
+	FrameSandbox, FrameSrc       string
+	AppTime1, AppTime2, AppTime3 string
+	AppConfirm                   string
+	Hostile                      map[string]any
+}
+
+// TestWebUIInChromium is `host web` as a person at a desktop uses it, in
+// Debian's chromium under playwright-core: the printed address becomes a
+// cookie and a clean URL; /mcp lists the servers; a prompt streams its
+// answer; the permission prompt in the page allows a call (result shown)
+// and denies one (denial shown); the vanillajs MCP App of a tool call
+// renders in its sandboxed frame on another origin and gets the result;
+// the app's own call goes through the permission prompt (allow: new time;
+// deny: the app gets an error); and an app frame can read neither the page
+// nor another app. The screenshot of the page with the app becomes
+// docs/host-web.png when UPDATE_SCREENSHOT=1.
+func TestWebUIInChromium(t *testing.T) {
+	chromium := testenv.Chromium(t)
+	node := testenv.Node(t)
+	root := testenv.RepoRoot(t)
+	_, err := os.Stat(filepath.Join(root, "e2e", "node", "node_modules", "playwright-core", "package.json"))
+	testenv.Require(t, "npm playwright-core in e2e/node", err)
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
+		"basic":      map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"text": "Let me echo that.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "hello from the web"}}}},
+		{"when_result_contains": "Echo: hello from the web", "text": "The server echoed: hello from the web."},
+		{"calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "second"}}}},
+		{"text": "Here is the time.", "calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
+		{"text": "The app shows the server's time."},
+	})
+	w := startWeb(t, config, script)
+
+	shot := filepath.Join(dir, "host-web.png")
+	result := filepath.Join(dir, "result.json")
+	cmd := exec.Command(node, filepath.Join(root, "e2e", "node", "web-ui.mjs"), w.address, result, shot)
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	out, runErr := cmd.CombinedOutput()
+	data, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatalf("the browser wrote no result (%v): %v\n%s", runErr, err, out)
+	}
+	var r webResult
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Error != "" || runErr != nil {
+		t.Fatalf("the browser failed after steps %v: %s\n%v\nconsole: %s\n%s", r.Steps, r.Error, runErr, strings.Join(r.Console, "\n"), out)
+	}
+
+	if strings.Contains(r.CleanURL, "key=") || !strings.HasSuffix(r.CleanURL, "/") {
+		t.Errorf("the page stayed on %s, want the clean address", r.CleanURL)
+	}
+	if r.Cookie == nil || !r.Cookie.HTTPOnly || r.Cookie.SameSite != "Strict" {
+		t.Errorf("cookie: %+v", r.Cookie)
+	}
+	if len(r.Servers) != 2 || !strings.Contains(strings.Join(r.Servers, "\n"), "basic ready") {
+		t.Errorf("/mcp rows: %q", r.Servers)
+	}
+	if !strings.Contains(r.ConfirmAllow, "Allow everything/echo?") || !strings.Contains(r.ConfirmAllow, "hello from the web") || !strings.Contains(r.ConfirmAllow, "untrusted") {
+		t.Errorf("the permission prompt:\n%s", r.ConfirmAllow)
+	}
+	if !strings.Contains(r.AllowAnswer, "Echo: hello from the web") || !strings.Contains(r.AllowAnswer, "allowed (user)") {
+		t.Errorf("the allowed call's answer:\n%s", r.AllowAnswer)
+	}
+	if r.Pieces < 3 {
+		t.Errorf("the answer arrived in %d pieces; streamed text comes word by word", r.Pieces)
+	}
+	if !strings.Contains(r.DenyAnswer, "denied (user)") || strings.Contains(r.DenyAnswer, "Echo: second") {
+		t.Errorf("the denied call's answer:\n%s", r.DenyAnswer)
+	}
+	if r.FrameSandbox != "allow-scripts" || strings.HasPrefix(r.FrameSrc, w.address[:strings.Index(w.address, "/?")]) {
+		t.Errorf("app frame: sandbox %q, src %q (page %s)", r.FrameSandbox, r.FrameSrc, w.address)
+	}
+	isTime := regexp.MustCompile(`^\d{4}-\d\d-\d\dT`)
+	if !isTime.MatchString(r.AppTime1) || !isTime.MatchString(r.AppTime2) || r.AppTime1 == r.AppTime2 {
+		t.Errorf("app times: from the tool result %q, after the allowed app call %q", r.AppTime1, r.AppTime2)
+	}
+	if !strings.Contains(r.AppConfirm, "Asked by the app of basic/get-time") {
+		t.Errorf("the app call's permission prompt:\n%s", r.AppConfirm)
+	}
+	if r.AppTime3 != "[ERROR]" {
+		t.Errorf("after the denied app call the app shows %q, want its error", r.AppTime3)
+	}
+	for _, k := range []string{"parentDocument", "parentLocation", "otherApp", "cookie", "storage", "fetchPage"} {
+		if v, _ := r.Hostile[k].(string); !strings.HasPrefix(v, "blocked: ") {
+			t.Errorf("a hostile app frame: %s = %v (want blocked); report %v", k, r.Hostile[k], r.Hostile)
+		}
+	}
+	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
+		png, err := os.ReadFile(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "docs", "host-web.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
