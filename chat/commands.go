@@ -187,6 +187,13 @@ func renderDetail(d protocol.ServerDetail) string {
 		}
 		b.WriteString("stderr (tail):\n  " + strings.Join(lines, "\n  ") + "\n")
 	}
+	if d.ServerLog != "" {
+		lines := strings.Split(strings.TrimRight(d.ServerLog, "\n"), "\n")
+		if len(lines) > 8 {
+			lines = lines[len(lines)-8:]
+		}
+		b.WriteString("server log (tail):\n  " + strings.Join(lines, "\n  ") + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -100,7 +100,7 @@ func cleanLines(lines []string) []string {
 
 func cleanDetail(d *protocol.ServerDetail) {
 	cleanStatus(&d.ServerStatus)
-	d.Stderr, d.URL, d.Command = text(d.Stderr), uncut(d.URL), line(d.Command)
+	d.Stderr, d.ServerLog, d.URL, d.Command = text(d.Stderr), text(d.ServerLog), uncut(d.URL), line(d.Command)
 	for i := range d.ToolList {
 		cleanTool(&d.ToolList[i])
 	}

@@ -174,6 +174,10 @@ type ServerDetail struct {
 	ServerStatus
 	// Stderr is the kept tail of a stdio server's stderr.
 	Stderr string `json:"stderr,omitempty"`
+	// ServerLog is the kept tail of the log messages the server sent
+	// (MCP notifications/message, which the host never asks for), one
+	// line each, stripped of controls: the server's own words.
+	ServerLog string `json:"server_log,omitempty"`
 	// URL is an http/sse server's endpoint; Command a stdio server's
 	// command line (argument values that come from ${VAR} are not shown).
 	URL     string `json:"url,omitempty"`

@@ -62,6 +62,9 @@ type Status struct {
 	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
 	// Stderr is the kept tail of a stdio server's stderr.
 	Stderr string `json:"stderr,omitempty"`
+	// ServerLog is the kept tail of the log messages the server sent
+	// (notifications/message), one stripped line each.
+	ServerLog string `json:"server_log,omitempty"`
 	// Reinitialized counts transparent re-initializations.
 	Reinitialized int `json:"reinitialized,omitempty"`
 	// Auth describes the authorization state, when the server uses OAuth:
@@ -92,6 +95,7 @@ func (sv *server) snapshot() Status {
 		st.SessionID = info.SessionID
 		st.Reinitialized = info.Reinitialized
 		st.Stderr = s.Stderr()
+		st.ServerLog = s.ServerLog()
 	}
 	return st.redacted()
 }
@@ -115,6 +119,7 @@ func (st Status) redacted() Status {
 	st.LastError = redact.String(st.LastError)
 	st.Auth = redact.String(st.Auth)
 	st.Stderr = redact.Registered(st.Stderr)
+	st.ServerLog = redact.Registered(st.ServerLog)
 	if len(st.Warnings) > 0 {
 		w := make([]string, len(st.Warnings))
 		for i, s := range st.Warnings {

@@ -94,7 +94,7 @@ func (c *cli) get(args []string) int {
 	defer m.Close()
 	if *asJSON {
 		d := jsonDetail{
-			ServerDetail: protocol.ServerDetail{ServerStatus: serve.Status(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}},
+			ServerDetail: protocol.ServerDetail{ServerStatus: serve.Status(st), Stderr: st.Stderr, ServerLog: st.ServerLog, ToolList: []protocol.ToolInfo{}},
 			ConfigPath:   e.Path, HeaderNames: keys(e.Config.Headers), EnvNames: keys(e.Config.Env),
 		}
 		if d.Auth == nil && c.storage(st) != "" && e.Config.TransportName() != "stdio" {
@@ -158,6 +158,9 @@ func (c *cli) get(args []string) int {
 	tw.Flush()
 	if st.Stderr != "" {
 		fmt.Fprintf(c.stdout, "stderr (tail):\n%s\n", indent(strings.TrimRight(st.Stderr, "\n")))
+	}
+	if st.ServerLog != "" {
+		fmt.Fprintf(c.stdout, "server log (tail):\n%s\n", indent(strings.TrimRight(st.ServerLog, "\n")))
 	}
 	return exitFor(st)
 }

@@ -117,7 +117,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 	if err != nil {
 		return nil, err
 	}
-	d := protocol.ServerDetail{ServerStatus: s.wireStatus(st), Stderr: st.Stderr, ToolList: []protocol.ToolInfo{}}
+	d := protocol.ServerDetail{ServerStatus: s.wireStatus(st), Stderr: st.Stderr, ServerLog: st.ServerLog, ToolList: []protocol.ToolInfo{}}
 	s.mu.Lock()
 	e := s.entries[p.ID]
 	s.mu.Unlock()

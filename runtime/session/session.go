@@ -70,6 +70,8 @@ type Session struct {
 
 	exts   sync.Map // *mcp.ClientSession -> *extConn, for Call
 	extSeq atomic.Int64
+
+	serverLog *ringBuffer // the server's log messages (serverlog.go)
 }
 
 // Connect connects to the server described by opts, completes the handshake
@@ -79,11 +81,12 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	if err := validate(&o); err != nil {
 		return nil, err
 	}
-	s := &Session{opts: o, done: make(chan struct{})}
+	s := &Session{opts: o, done: make(chan struct{}), serverLog: newRingBuffer(serverLogBytes)}
 	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
-		Capabilities:               withApps(clientCapabilities()),
+		LoggingMessageHandler:      s.keepLog,
+		Capabilities:               clientCapabilities(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.scheduleRefresh()
 		},
