@@ -7,17 +7,20 @@ import (
 )
 
 // clientCapabilities are what every session declares: elicitation in both
-// modes, form and URL (whether an elicitation is shown is the handler's
-// decision, and it declines what the UI cannot show), and nothing of the
-// deprecated roots and sampling features (DESIGN.md, "Spec direction"),
-// which the SDK would otherwise declare by default (roots with
-// listChanged).
+// modes, and nothing of the deprecated roots and sampling features
+// (DESIGN.md, "Spec direction"), which the SDK would otherwise declare by
+// default (roots with listChanged) though the host never implemented them.
 func clientCapabilities() *mcp.ClientCapabilities {
-	return &mcp.ClientCapabilities{
-		Elicitation: &mcp.ElicitationCapabilities{
-			Form: &mcp.FormElicitationCapabilities{},
-			URL:  &mcp.URLElicitationCapabilities{},
-		},
+	return &mcp.ClientCapabilities{Elicitation: elicitationCapabilities()}
+}
+
+// elicitationCapabilities declare elicitation in both modes, form and
+// URL: whether an elicitation is shown is the handler's decision, and it
+// declines what the UI cannot show.
+func elicitationCapabilities() *mcp.ElicitationCapabilities {
+	return &mcp.ElicitationCapabilities{
+		Form: &mcp.FormElicitationCapabilities{},
+		URL:  &mcp.URLElicitationCapabilities{},
 	}
 }
 
