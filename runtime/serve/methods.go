@@ -62,7 +62,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 		ProtocolVersion: protocol.Version,
 		ServerInfo:      protocol.Implementation{Name: "mcp-host", Version: s.opts.Version},
 		Capabilities: protocol.RuntimeCapabilities{
-			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true,
+			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true, Apps: true,
 		},
 		ConfigFiles: s.files,
 		Problems:    s.problems,
@@ -227,7 +227,11 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	agent := s.agent
 	s.mu.Unlock()
 	res, v, err := agent.CallTool(ctx, p.Server, p.Tool, p.Arguments)
-	return s.toolCallResult(ctx, p, res, v, err)
+	out, err := s.toolCallResult(ctx, p, res, v, err)
+	if err == nil {
+		out.App = s.openDirectApp(p.Server, p.Tool) // apps_wire.go
+	}
+	return out, err
 }
 
 // toolCallResult answers tool.call: the result, or an error that says in
@@ -316,6 +320,7 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 			}
 			p := wireEvent(id, e, table)
 			guessOrigin(p.Call, snap)
+			s.attachApp(p, snap, id, conv) // apps_wire.go
 			if e.Type == core.EventPermission && p.Call != nil {
 				if e.Phase == core.PermissionAsked {
 					// Sent just before its confirm; dropped when the

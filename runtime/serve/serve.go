@@ -151,6 +151,8 @@ type service struct {
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.
 	lastSent map[string]protocol.ServerStatus
+	// apps holds the MCP App instances and UI resources (apps.go).
+	apps appState
 	// ts is the tool-search budget of the last config load (toolsearch.go).
 	ts toolSearch
 	// opened holds the URL-mode elicitations the user agreed to open.

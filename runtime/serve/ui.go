@@ -17,6 +17,7 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 	}
 	title := fmt.Sprintf("Allow %s/%s?", req.Server, req.Tool)
 	msg := fmt.Sprintf("The model wants to call tool %q of MCP server %q.", req.Tool, req.Server)
+	app, msg := appAsking(ctx, req.Tool, msg) // apps_wire.go: an app's call says so
 	if note := req.ChangeNote(); note != "" {
 		msg += " " + note
 	}
@@ -47,6 +48,7 @@ func (s *service) confirmTool(ctx context.Context, req *permission.Request) (per
 			ChangedFields: req.ChangedFields, Description: req.Description,
 		},
 		TimeoutMS: timeout.Milliseconds(),
+		App:       app,
 	})
 	if err != nil {
 		return permission.Response{}, fmt.Errorf("ask the UI: %w", err)

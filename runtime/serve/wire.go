@@ -65,6 +65,7 @@ func ToolInfo(server, public string, t *mcp.Tool) protocol.ToolInfo {
 			IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
 		}
 	}
+	info.App = toolApp(t) // apps_wire.go
 	return info
 }
 

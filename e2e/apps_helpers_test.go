@@ -1,0 +1,107 @@
+package e2e_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// appsServerHTML is the app the Go app server serves as ui://hostile/ok.html.
+const appsServerHTML = "<!DOCTYPE html><html><body><p>hostile app</p></body></html>"
+
+// startAppsServer runs a go-sdk Streamable HTTP server with MCP Apps the
+// spec allows and ones it does not: show (an app with CSP metadata),
+// refresh (app-only), model_only, plain (a UI resource served as
+// text/html) and big (a 3 MiB UI resource). Every tool answers with its
+// name.
+func startAppsServer(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-apps", Version: "1"}, nil)
+	ui := func(uri string, vis ...string) mcp.Meta {
+		m := map[string]any{}
+		if uri != "" {
+			m["resourceUri"] = uri
+		}
+		if vis != nil {
+			v := make([]any, len(vis))
+			for i, s := range vis {
+				v[i] = s
+			}
+			m["visibility"] = v
+		}
+		return mcp.Meta{"ui": m}
+	}
+	tools := []*mcp.Tool{
+		{Name: "show", Description: "shows the app", Meta: ui("ui://hostile/ok.html")},
+		{Name: "refresh", Description: "the app's own refresh button", Meta: ui("ui://hostile/ok.html", "app")},
+		{Name: "model_only", Description: "for the model alone", Meta: ui("", "model")},
+		{Name: "plain", Description: "an app served with the wrong MIME type", Meta: ui("ui://hostile/plain.html")},
+		{Name: "big", Description: "an app over the size bound", Meta: ui("ui://hostile/big.html")},
+	}
+	for _, tl := range tools {
+		name := tl.Name
+		mcp.AddTool(srv, tl, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called " + name}}}, nil, nil
+		})
+	}
+	resources := map[string]*mcp.ResourceContents{
+		"ui://hostile/ok.html": {MIMEType: protocol.AppMIMEType, Text: appsServerHTML, Meta: mcp.Meta{"ui": map[string]any{
+			"csp":         map[string]any{"connectDomains": []any{"https://api.example.com"}, "resourceDomains": []any{"https://cdn.example.com"}},
+			"permissions": map[string]any{"clipboardWrite": map[string]any{}},
+			"domain":      "hostile.example", "prefersBorder": false,
+		}}},
+		"ui://hostile/plain.html": {MIMEType: "text/html", Text: "<p>not an app</p>"},
+		"ui://hostile/big.html":   {MIMEType: protocol.AppMIMEType, Text: "<!DOCTYPE html>" + strings.Repeat("x", 3<<20)},
+		"ui://hostile/data.json":  {MIMEType: "application/json", Text: `{"n":1}`},
+	}
+	for uri, c := range resources {
+		c.URI = uri
+		srv.AddResource(&mcp.Resource{URI: uri, Name: uri, MIMEType: c.MIMEType}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+		})
+	}
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// appEvent returns the first event of run id of type typ, with its call.
+func appEvent(t *testing.T, evs []protocol.AgentEventParams, typ string) *protocol.AgentEventParams {
+	t.Helper()
+	for i := range evs {
+		if evs[i].Type == typ && evs[i].Call != nil {
+			return &evs[i]
+		}
+	}
+	t.Fatalf("no %s event with a call in %+v", typ, evs)
+	return nil
+}
+
+// wantCode fails unless err is a protocol error with code and a message
+// holding every one of says.
+func wantCode(t *testing.T, what string, err error, code int64, says ...string) {
+	t.Helper()
+	var perr *protocol.Error
+	if !errors.As(err, &perr) || perr.Code != code {
+		t.Errorf("%s: err = %v, want code %d", what, err, code)
+		return
+	}
+	for _, s := range says {
+		if !strings.Contains(perr.Message, s) {
+			t.Errorf("%s: message %q does not say %q", what, perr.Message, s)
+		}
+	}
+}
+
+// confirmsSeen returns the confirms the UI was asked so far.
+func (u *testUI) confirmsSeen() []protocol.ConfirmParams {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return append([]protocol.ConfirmParams(nil), u.confirms...)
+}

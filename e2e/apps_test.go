@@ -1,0 +1,207 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// appsHost runs host serve with the real vanillajs app server over stdio
+// ("basic") and the Go app server ("hostile"), a script that calls
+// get-time and then answers, and a UI that can confirm and open URLs.
+func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
+	t.Helper()
+	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"basic":   map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
+		"hostile": map[string]any{"transport": "http", "url": startAppsServer(t)},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"id": "call_time", "name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
+		{"text": "The app shows the time."},
+		{"text": "Thanks for the message from the app."},
+	})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
+		"--script", script, "--permissions", filepath.Join(dir, "permissions.json"))
+	ctx := ctxT(t, 2*time.Minute)
+	h.ui.mu.Lock()
+	h.ui.openURL = func(string) bool { return true }
+	h.ui.mu.Unlock()
+	init, err := h.rt.Initialize(ctx, &protocol.InitializeParams{
+		ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-apps"},
+		Capabilities: protocol.UICapabilities{Confirm: true, OpenURL: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !init.Capabilities.Apps {
+		t.Errorf("initialize: capabilities.apps is false")
+	}
+	waitFor(t, 60*time.Second, "basic and hostile ready", func() bool {
+		l, err := h.rt.MCPList(ctx, &protocol.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ready := 0
+		for _, s := range l.Servers {
+			if s.State == protocol.StateReady {
+				ready++
+			}
+		}
+		return ready == 2
+	})
+	return h, protocol.NewAppCaller(h.conn), ctx
+}
+
+// MCP Apps over the protocol, with the real example app server from npm:
+// the app shows in tools.list, a run's call of its tool carries the app
+// instance with the input and the result, the UI reads the app's HTML, and
+// the app's own calls are gated like the model's and kept to its server.
+func TestMCPAppsBasic(t *testing.T) {
+	h, apps, ctx := appsHost(t)
+
+	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "basic"})
+	if err != nil || len(tl.Tools) != 1 || tl.Tools[0].Tool != "get-time" {
+		t.Fatalf("tools.list basic = %+v, %v", tl, err)
+	}
+	if a := tl.Tools[0].App; a == nil || a.ResourceURI != "ui://get-time/mcp-app.html" || !slices.Equal(a.Visibility, []string{"model", "app"}) {
+		t.Errorf("tools.list: get-time app = %+v", a)
+	}
+
+	h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	run, err := h.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "What time is it?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "run r1 done", func() bool { _, ok := h.ui.finalRun(run.RunID); return ok })
+	evs := h.ui.runEvents(run.RunID)
+	call := appEvent(t, evs, protocol.EventToolCall)
+	app := call.Call.App
+	if app == nil || app.ID == "" || app.Server != "basic" || app.Tool != "get-time" || app.ResourceURI != "ui://get-time/mcp-app.html" ||
+		app.RunID != run.RunID || app.CallID != "call_time" || app.Conversation != run.Conversation {
+		t.Fatalf("tool_call event: app = %+v", app)
+	}
+	if string(call.Call.Arguments) != "{}" {
+		t.Errorf("tool_call event: arguments %s, want the input {}", call.Call.Arguments)
+	}
+	result := appEvent(t, evs, protocol.EventToolResult)
+	if result.Call.App == nil || result.Call.App.ID != app.ID || result.Result == nil || len(result.Result.Content) == 0 {
+		t.Fatalf("tool_result event: %+v", result)
+	}
+	var structured struct {
+		Time string `json:"time"`
+	}
+	if err := json.Unmarshal(result.Result.Structured, &structured); err != nil || !strings.HasPrefix(structured.Time, "20") {
+		t.Errorf("tool_result: structured %s, want the server's time", result.Result.Structured)
+	}
+
+	t.Run("app.read_resource returns the app's HTML", func(t *testing.T) {
+		res, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: app.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, rerr := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "e2e", "node", "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "mcp-app.html"))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		if len(res.Contents) != 1 || res.Contents[0].MIMEType != protocol.AppMIMEType || res.Contents[0].URI != app.ResourceURI || res.Contents[0].Text != string(want) {
+			t.Errorf("contents: %d, mime %q, uri %q, %d bytes of HTML (want %d)", len(res.Contents), res.Contents[0].MIMEType, res.Contents[0].URI, len(res.Contents[0].Text), len(want))
+		}
+	})
+
+	t.Run("app.call_tool is confirmed like a model call", func(t *testing.T) {
+		before := len(h.ui.confirmsSeen())
+		h.ui.setAnswer(answerWith(protocol.AnswerDeny))
+		_, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: app.ID, Tool: "get-time"})
+		wantCode(t, "denied", err, protocol.CodeDenied, "get-time")
+		asked := h.ui.confirmsSeen()[before:]
+		if len(asked) != 1 || asked[0].Kind != protocol.ConfirmKindToolCall || asked[0].Tool == nil || asked[0].Tool.Server != "basic" ||
+			asked[0].App == nil || asked[0].App.ID != app.ID || asked[0].App.RunID != run.RunID || asked[0].App.CallID != "call_time" ||
+			!strings.Contains(asked[0].Message, `The app of tool "get-time"`) {
+			t.Fatalf("confirm = %+v", asked)
+		}
+		h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+		res, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: app.ID, Tool: "get-time", Arguments: json.RawMessage(`{}`)})
+		if err != nil || res.DecidedBy != "user" || len(res.Result.Structured) == 0 {
+			t.Fatalf("allowed: %+v, %v", res, err)
+		}
+	})
+
+	t.Run("an app cannot reach another server", func(t *testing.T) {
+		before := len(h.ui.confirmsSeen())
+		_, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: app.ID, Server: "hostile", Tool: "show"})
+		wantCode(t, "other server", err, protocol.CodeDenied, "only its own server")
+		_, err = apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: app.ID, Tool: "show"})
+		wantCode(t, "other server's tool by name", err, protocol.CodeFailed, `server "basic" has no tool "show"`)
+		if n := len(h.ui.confirmsSeen()) - before; n != 0 {
+			t.Errorf("%d confirms asked for calls that must be refused outright", n)
+		}
+	})
+
+	t.Run("app.message adds a user message after consent", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerNo))
+		_, err := apps.AppMessage(ctx, &protocol.AppMessageParams{AppID: app.ID, Role: "user", Content: []protocol.Content{{Type: "text", Text: "Tell me more"}}})
+		wantCode(t, "declined", err, protocol.CodeCancelled, "did not let the app")
+		h.ui.setAnswer(answerWith(protocol.AnswerYes))
+		started, err := apps.AppMessage(ctx, &protocol.AppMessageParams{AppID: app.ID, Role: "user", Content: []protocol.Content{{Type: "text", Text: "Tell me more"}}})
+		if err != nil || started.Conversation != run.Conversation {
+			t.Fatalf("app.message = %+v, %v (want a run in conversation %s)", started, err, run.Conversation)
+		}
+		waitFor(t, 30*time.Second, "the message's run", func() bool { _, ok := h.ui.finalRun(started.RunID); return ok })
+		if st, _ := h.ui.finalRun(started.RunID); st.Status != protocol.RunCompleted || st.Text != "Thanks for the message from the app." {
+			t.Errorf("the message's run: %+v", st)
+		}
+		asked := h.ui.confirmsSeen()
+		last := asked[len(asked)-1]
+		if last.Kind != protocol.ConfirmKindAppMessage || last.App == nil || last.App.Text != "Tell me more" || last.App.ID != app.ID {
+			t.Errorf("consent asked as %+v", last)
+		}
+		_, err = apps.AppMessage(ctx, &protocol.AppMessageParams{AppID: app.ID, Content: []protocol.Content{{Type: "image", Data: []byte{1}}}})
+		wantCode(t, "image", err, protocol.CodeInvalidParams, "only text")
+	})
+
+	t.Run("app.open_link asks, then opens through the UI", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerYes))
+		res, err := apps.AppOpenLink(ctx, &protocol.AppOpenLinkParams{AppID: app.ID, URL: "https://example.com/docs"})
+		if err != nil || !res.Opened {
+			t.Fatalf("open_link = %+v, %v", res, err)
+		}
+		h.ui.mu.Lock()
+		urls := append([]protocol.OpenURLParams(nil), h.ui.urls...)
+		h.ui.mu.Unlock()
+		if len(urls) != 1 || urls[0].URL != "https://example.com/docs" || urls[0].Purpose != "app_link" || urls[0].Server != "basic" {
+			t.Errorf("ui.open_url.request: %+v", urls)
+		}
+		before := len(h.ui.confirmsSeen())
+		for _, bad := range []string{"javascript:alert(1)", "http://example.com/", "file:///etc/passwd", "https://example.com/\u202etxt"} {
+			_, err := apps.AppOpenLink(ctx, &protocol.AppOpenLinkParams{AppID: app.ID, URL: bad})
+			wantCode(t, bad, err, protocol.CodeInvalidParams)
+		}
+		if n := len(h.ui.confirmsSeen()) - before; n != 0 {
+			t.Errorf("%d confirms asked for links that are never opened", n)
+		}
+		h.ui.setAnswer(answerWith(protocol.AnswerNo))
+		_, err = apps.AppOpenLink(ctx, &protocol.AppOpenLinkParams{AppID: app.ID, URL: "http://127.0.0.1:9/x"})
+		wantCode(t, "declined link", err, protocol.CodeCancelled)
+	})
+
+	t.Run("app.close forgets the instance", func(t *testing.T) {
+		if _, err := apps.AppClose(ctx, &protocol.AppCloseParams{AppID: app.ID}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: app.ID})
+		wantCode(t, "closed", err, protocol.CodeUnknownApp)
+	})
+}
