@@ -65,6 +65,10 @@ type Model struct {
 	approving        string
 	approvalLater    map[string]string
 	approvalAnswered map[string]string
+
+	// toolSearch is the last run's search mode, nil when the model was
+	// offered every tool (toolsearch.go).
+	toolSearch *protocol.ToolSearchInfo
 }
 
 // runningCall is a tool call between its tool_call and tool_result.

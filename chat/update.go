@@ -74,6 +74,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.p.RunID != m.run {
 			return m, nil
 		}
+		m.noteToolSearch(msg.p)
 		if msg.p.Status != protocol.RunRunning {
 			m.flushStream()
 			m.run = ""

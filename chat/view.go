@@ -107,6 +107,9 @@ func (m *Model) statusLine() string {
 	if m.model != "" {
 		line += "  · model " + m.model
 	}
+	if ts := m.toolSearchLabel(); ts != "" {
+		line += "  · " + ts
+	}
 	if len(busy) == 0 {
 		return styleDim.Render(line)
 	}
