@@ -205,3 +205,105 @@ func TestMCPAppsBasic(t *testing.T) {
 		wantCode(t, "closed", err, protocol.CodeUnknownApp)
 	})
 }
+
+// The Go app server's apps: an app-only tool is absent from the model's
+// catalog but callable by its app, a model-only tool is not callable by
+// the app, the app's metadata reaches the UI, and UI resources of the
+// wrong MIME type or over the size bound are refused with an error naming
+// server, tool and URI.
+func TestMCPAppsHostile(t *testing.T) {
+	h, apps, ctx := appsHost(t)
+
+	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "hostile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]*protocol.ToolApp{}
+	for _, tool := range tl.Tools {
+		listed[tool.Tool] = tool.App
+	}
+	if _, ok := listed["refresh"]; ok {
+		t.Errorf("tools.list offers the app-only tool refresh to the model: %v", listed)
+	}
+	if a, ok := listed["show"]; !ok || a == nil || a.ResourceURI != "ui://hostile/ok.html" {
+		t.Errorf("tools.list: show = %+v", a)
+	}
+	if a, ok := listed["model_only"]; !ok || a != nil {
+		t.Errorf("tools.list: model_only = %+v, %v (listed, without an app)", a, ok)
+	}
+
+	h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	open := func(tool string) *protocol.AppInstance {
+		t.Helper()
+		res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "hostile", Tool: tool})
+		if err != nil || res.App == nil || res.App.Server != "hostile" || res.App.Tool != tool || res.App.RunID != "" {
+			t.Fatalf("tool.call %s = %+v, %v", tool, res, err)
+		}
+		return res.App
+	}
+	show := open("show")
+
+	t.Run("metadata", func(t *testing.T) {
+		res, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: show.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Contents[0]
+		if c.Text != appsServerHTML || c.UI == nil || c.UI.CSP == nil || !slices.Equal(c.UI.CSP.ConnectDomains, []string{"https://api.example.com"}) ||
+			!slices.Equal(c.UI.CSP.ResourceDomains, []string{"https://cdn.example.com"}) || c.UI.Permissions == nil || !c.UI.Permissions.ClipboardWrite ||
+			c.UI.Permissions.Camera || c.UI.Domain != "hostile.example" || c.UI.PrefersBorder == nil || *c.UI.PrefersBorder {
+			t.Errorf("resource = %+v, ui %+v", c, c.UI)
+		}
+	})
+
+	t.Run("visibility", func(t *testing.T) {
+		res, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: show.ID, Tool: "refresh"})
+		if err != nil || res.Result.Content[0].Text != "called refresh" {
+			t.Errorf("the app's call of its app-only tool: %+v, %v", res, err)
+		}
+		before := len(h.ui.confirmsSeen())
+		_, err = apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: show.ID, Tool: "model_only"})
+		wantCode(t, "model-only tool", err, protocol.CodeDenied, `tool "model_only" of server "hostile" is not for apps`)
+		if n := len(h.ui.confirmsSeen()) - before; n != 0 {
+			t.Errorf("%d confirms asked for a call refused by visibility", n)
+		}
+	})
+
+	t.Run("other resources are gated", func(t *testing.T) {
+		h.ui.setAnswer(answerWith(protocol.AnswerDeny))
+		_, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: show.ID, URI: "ui://hostile/data.json"})
+		wantCode(t, "denied read", err, protocol.CodeDenied, "ui://hostile/data.json")
+		asked := h.ui.confirmsSeen()
+		if last := asked[len(asked)-1]; last.Tool == nil || last.Tool.Tool != "resources/read" || last.App == nil || last.App.ID != show.ID {
+			t.Errorf("confirm = %+v", last)
+		}
+		h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+		res, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: show.ID, URI: "ui://hostile/data.json"})
+		if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != `{"n":1}` || res.Contents[0].MIMEType != "application/json" {
+			t.Errorf("allowed read: %+v, %v", res, err)
+		}
+	})
+
+	t.Run("wrong MIME and oversized resources are refused", func(t *testing.T) {
+		plain := open("plain")
+		_, err := apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: plain.ID})
+		wantCode(t, "wrong MIME", err, protocol.CodeFailed, `server "hostile" tool "plain": UI resource "ui://hostile/plain.html": MIME type "text/html", want "text/html;profile=mcp-app"; refused`)
+		if d := protocol.DataOf(err); d.Server != "hostile" || d.Tool != "plain" || d.URI != "ui://hostile/plain.html" || d.AppID != plain.ID {
+			t.Errorf("wrong MIME: data %+v", d)
+		}
+		big := open("big")
+		_, err = apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: big.ID})
+		wantCode(t, "oversized", err, protocol.CodeFailed, `server "hostile" tool "big": UI resource "ui://hostile/big.html"`, "over the bound of 2097152 bytes; refused")
+		waitFor(t, 10*time.Second, "warnings about both refused apps", func() bool {
+			h.ui.mu.Lock()
+			defer h.ui.mu.Unlock()
+			n := 0
+			for _, l := range h.ui.logs {
+				if l.Level == "warn" && l.Server == "hostile" && strings.Contains(l.Message, "MCP App not shown") {
+					n++
+				}
+			}
+			return n >= 2
+		})
+	})
+}
