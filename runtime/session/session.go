@@ -72,6 +72,8 @@ type Session struct {
 	extSeq atomic.Int64
 
 	serverLog *ringBuffer // the server's log messages (serverlog.go)
+
+	prog progressTable // progress tokens of calls in flight (progress.go)
 }
 
 // Connect connects to the server described by opts, completes the handshake
@@ -91,6 +93,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 			s.scheduleRefresh()
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			s.prog.dispatch(req.Params)
 			if o.OnProgress != nil {
 				o.OnProgress(req.Params)
 			}
@@ -362,9 +365,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.Cal
 		}
 	}
 	var res *mcp.CallToolResult
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	endProgress := s.prog.attach(ctx, params) // see WithProgress
+	defer endProgress()
 	err := s.do(ctx, "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		res, err = cs.CallTool(ctx, params)
 		return err
 	})
 	return res, err
