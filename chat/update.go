@@ -181,6 +181,7 @@ func (m *Model) event(e protocol.AgentEventParams) {
 			m.calls[e.Call.ID] = runningCall{origin: origin(e.Call), start: m.now()}
 		}
 		m.addLine(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))))
+		m.appHint(e.Call) // apps.go
 	case protocol.EventToolResult:
 		if e.Call != nil {
 			delete(m.calls, e.Call.ID)
