@@ -58,6 +58,12 @@ type ManagerOptions struct {
 	// define; such a server starts only once its definition is approved.
 	// Nil remembers answers in memory for the life of the manager.
 	Approvals *approval.Store
+	// ShutdownGrace is how long a stdio server may take to exit after its
+	// stdin closes, and again after SIGTERM, before its process group is
+	// killed (see session.Options.ShutdownGrace); zero means the session's
+	// default. A one-shot command, whose answer is already printed, uses a
+	// short one instead of waiting on a server that ignores stdin closing.
+	ShutdownGrace time.Duration
 }
 
 // A Manager runs every configured server on its own goroutine, each with its

@@ -314,6 +314,8 @@ func (sv *server) connect() (*session.Session, error) {
 		},
 		ClientInfo: sv.m.opts.ClientInfo,
 		Logger:     sv.m.opts.Logger,
+		// A one-shot command's short grace (ManagerOptions.ShutdownGrace).
+		ShutdownGrace: sv.m.opts.ShutdownGrace,
 		OnToolsChanged: func([]*mcp.Tool, error) {
 			defer sv.recoverIn("the tools/list_changed handler")
 			sv.update(func(*Status) {})

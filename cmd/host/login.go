@@ -14,13 +14,19 @@ import (
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
+// oneShotGrace is how long a stdio server of a CLI command may take to
+// exit after its stdin closes, and again after SIGTERM, before its process
+// group is killed. The command's answer is printed by then: a server that
+// ignores stdin closing must not hold it for the runtime's 2 s grace.
+const oneShotGrace = 50 * time.Millisecond
+
 // managerOptions are the options every CLI manager uses: the persistent
 // token store and the terminal for logins. The store is opened (and the
 // keyring probed) once per process, quietly: a keyring that is not there
 // is reported by host mcp get's storage line, and by one warning when a
 // token is first stored in the file instead.
 func (c *cli) managerOptions() runtime.ManagerOptions {
-	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}}
+	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}, ShutdownGrace: oneShotGrace}
 	if c.store == nil && c.storeErr == nil {
 		c.store, c.storeErr = openTokenStore(c.global, func(w string) { c.warnf("%s", w) })
 		if c.storeErr != nil {

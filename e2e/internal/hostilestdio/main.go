@@ -8,6 +8,8 @@
 //	                and records "leader", "grandchild" and "orphan" pids in FILE
 //	-stubborn       ignores SIGTERM and keeps running when stdin closes
 //	-hang-file FILE the "hang" tool creates FILE, then never answers
+//	-start-delay D  sleeps for D before reading stdin, as a server that is
+//	                slow to start (npx fetching a package) does
 //
 // Tools: "echo" returns its "text" argument; "hang" never answers and
 // ignores cancellation.
@@ -36,7 +38,9 @@ func main() {
 	hangFile := flag.String("hang-file", "", "file the hang tool creates")
 	sleep := flag.Bool("sleep", false, "only sleep, ignoring SIGTERM")
 	spawn := flag.Bool("spawn", false, "start a setsid sleeper, record it as orphan, exit")
+	startDelay := flag.Duration("start-delay", 0, "sleep before reading stdin")
 	flag.Parse()
+	time.Sleep(*startDelay)
 
 	switch {
 	case *sleep:
