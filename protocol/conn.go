@@ -262,7 +262,7 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 				c.mu.Unlock()
 				cancel()
 			}()
-			res, err := c.handle(context.WithValue(hctx, replyHooksKey{}, after), m.Method, m.Params)
+			res, err := c.handle(withRequestID(context.WithValue(hctx, replyHooksKey{}, after), m.ID), m.Method, m.Params)
 			c.reply(m.ID, res, err)
 			for _, fn := range after.take() {
 				fn()

@@ -368,6 +368,8 @@ type AgentEventParams struct {
 	// Status is the run's final status (Run* constants) on the final
 	// event, which every run sends exactly once, as its last event.
 	Status string `json:"status,omitempty"`
+	// Progress is the server's report of a progress event (EventProgress).
+	Progress *Progress `json:"progress,omitempty"`
 }
 
 // ToolCallInfo is a model's tool call with its origin.

@@ -21,7 +21,7 @@ type serverCaller struct {
 }
 
 func (c serverCaller) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	return c.m.CallTool(ctx, c.id, name, args)
+	return c.m.CallTool(withCallProgress(ctx, c.id, name, args), c.id, name, args)
 }
 
 // Catalog adapts the tools of every ready server into one snapshot for a
@@ -144,6 +144,10 @@ type RunRequest struct {
 	// call of the run (what decided it), before the run's permission
 	// event about the decision.
 	OnVerdict func(req core.PermissionRequest, v permission.Verdict)
+	// OnProgress, when set, receives the servers' progress reports about
+	// the run's MCP tool calls (see ToolProgress), on the sessions'
+	// goroutines: it must not block.
+	OnProgress func(ToolProgress)
 	// OnToolSearch, when set, is called once before the run starts, after
 	// OnTools, with the run's search mode: nil when the catalog is offered
 	// whole, else the catalog that exceeded the budget.
@@ -163,11 +167,12 @@ func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error
 	if req.OnToolSearch != nil {
 		req.OnToolSearch(search)
 	}
+	ctx, hook := trackProgress(ctx, req.OnProgress, a.opts.Gate.HookNotify(req.OnVerdict))
 	return core.Run(ctx, core.RunOptions{
 		Provider:   provider,
 		Messages:   req.Messages,
 		Tools:      tools,
-		Permission: a.opts.Gate.HookNotify(req.OnVerdict),
+		Permission: hook,
 		OnEvent:    req.OnEvent,
 		MaxSteps:   a.opts.MaxSteps,
 	})

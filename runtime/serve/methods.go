@@ -226,7 +226,9 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	s.mu.Lock()
 	agent := s.agent
 	s.mu.Unlock()
-	res, v, err := agent.CallTool(ctx, p.Server, p.Tool, p.Arguments)
+	pctx, written := s.toolCallProgress(ctx, p) // progress.go
+	res, v, err := agent.CallTool(pctx, p.Server, p.Tool, p.Arguments)
+	written()
 	out, err := s.toolCallResult(ctx, p, res, v, err)
 	if err == nil {
 		out.App = s.openDirectApp(p.Server, p.Tool) // apps_wire.go
@@ -306,10 +308,11 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	rs := newRunState(id)
 	ctx = context.WithValue(ctx, runKey{}, rs)
 	res, err := agent.Run(ctx, runtime.RunRequest{
-		Provider:  s.opts.Provider,
-		Messages:  msgs,
-		OnTools:   func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
-		OnVerdict: func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
+		Provider:   s.opts.Provider,
+		Messages:   msgs,
+		OnTools:    func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
+		OnVerdict:  func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
+		OnProgress: s.runProgress(id), // progress.go
 		OnToolSearch: func(info *runtime.ToolSearchInfo) {
 			p := &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning, ToolSearch: wireToolSearch(info)}
 			s.enqueue(func() { s.ui.RunStatus(context.Background(), p) })
