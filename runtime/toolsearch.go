@@ -111,17 +111,15 @@ func (a *Agent) ToolSearch(cat []*adapter.Tool) *ToolSearchInfo {
 // changed since it was built (same tools, names, descriptions and schemas,
 // in the same order), else a new one, which replaces it.
 func (a *Agent) index(cat []*adapter.Tool) *toolsearch.Index {
-	var h maphash.Hash
-	h.SetSeed(seed)
+	// Each field is hashed whole (no buffering) and folded into the key.
+	key := uint64(len(cat))
+	fold := func(x uint64) { key = (key^x)*0x100000001b3 + 0x9e3779b97f4a7c15 }
 	for _, t := range cat {
-		for _, s := range []string{t.Name(), t.Title(), t.Description()} {
-			h.WriteString(s)
-			h.WriteByte(0)
-		}
-		h.Write(t.Schema())
-		h.WriteByte(0)
+		fold(maphash.String(seed, t.Name()))
+		fold(maphash.String(seed, t.Title()))
+		fold(maphash.String(seed, t.Description()))
+		fold(maphash.Bytes(seed, t.Schema()))
 	}
-	key := h.Sum64()
 	a.ts.mu.Lock()
 	defer a.ts.mu.Unlock()
 	if a.ts.ix != nil && a.ts.key == key && a.ts.ix.Len() == len(cat) {

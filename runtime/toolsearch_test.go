@@ -53,7 +53,7 @@ func (c *recordingCaller) CallTool(_ context.Context, name string, args any) (*m
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "refunded"}}}, nil
 }
 
-func snapshotOf(t *testing.T, server string, tools []*mcp.Tool, caller adapter.Caller) *adapter.Snapshot {
+func snapshotOf(t testing.TB, server string, tools []*mcp.Tool, caller adapter.Caller) *adapter.Snapshot {
 	t.Helper()
 	cat, err := adapter.BuildCatalog(server, tools, caller, nil, adapter.Options{})
 	if err != nil {
