@@ -78,9 +78,13 @@ func (s *service) prefetchApp(in apps.Instance) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err = s.apps.cache.Get(ctx, sess, apps.Ref{Server: in.Server, Tool: in.Tool, URI: in.URI})
-	var rerr *apps.ResourceError
-	if errors.As(err, &rerr) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		s.logUI("warn", in.Server, fmt.Sprintf("MCP App not shown: %v", err))
+	// Only a refusal is news: a failed read (the server went away, say)
+	// is the answer app.read_resource gives when the UI asks.
+	for _, refused := range []error{apps.ErrWrongMIME, apps.ErrTooLarge, apps.ErrNotUI, apps.ErrNoContent} {
+		if errors.Is(err, refused) {
+			s.logUI("warn", in.Server, fmt.Sprintf("MCP App not shown: %v", err))
+			return
+		}
 	}
 }
 
