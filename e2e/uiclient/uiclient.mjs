@@ -181,7 +181,7 @@ async function handshake(config) {
   const init = await call("initialize", {
     protocol_version: "2026-11-23",
     client_info: { name: "uiclient.mjs", version: "1" },
-    capabilities: { confirm: true },
+    capabilities: { confirm: true, elicit: true },
   });
   check(typeof init.protocol_version === "string" && init.protocol_version !== "", `initialize: no protocol_version: ${JSON.stringify(init)}`);
   check(init.server_info && init.server_info.name === "mcp-host", `initialize: server_info.name is not mcp-host: ${JSON.stringify(init.server_info)}`);
@@ -381,6 +381,26 @@ async function resourceLinks() {
   }
 }
 
+async function elicitation() {
+  step("ui.elicit.request: an answer that misses the form is asked again");
+  const mark = seq;
+  const p = request("tool.call", { server: "everything", tool: "trigger-elicitation-request", arguments: {} });
+  const first = await waitFor("ui.elicit.request", isReq("ui.elicit.request"), mark);
+  const q = first.msg.params;
+  check(q.server === "everything" && q.requested_schema && q.requested_schema.properties && q.timeout_ms > 0 && q.attempt === undefined,
+    `first ui.elicit.request: want server, requested_schema, timeout_ms and no attempt: ${JSON.stringify({ ...q, requested_schema: "…" })}`);
+  respond(first.msg.id, { action: "accept", content: { integer: 500 } });
+  const again = await waitFor("the second ui.elicit.request", isReq("ui.elicit.request"), first.seq);
+  const r = again.msg.params;
+  const invalid = Object.fromEntries((r.invalid || []).map((f) => [f.field, f.message]));
+  check(again.msg.id !== first.msg.id && r.attempt === 2 && invalid.name && invalid.integer && r.content && r.content.integer === 500,
+    `second ask: want a new id, attempt 2, invalid naming name and integer, content {integer: 500}: ${JSON.stringify({ ...r, requested_schema: "…" })}`);
+  check(JSON.stringify(r.requested_schema) === JSON.stringify(q.requested_schema) && r.timeout_ms <= q.timeout_ms, `second ask: not the same form, or more time than the first`);
+  respond(again.msg.id, { action: "accept", content: { name: "Ada", integer: 7 } });
+  const ans = await p;
+  check(!ans.error && ans.result.result.content.some((c) => c.type === "text" && c.text.includes("Ada")), `the server did not get the second answer: ${JSON.stringify(ans)}`);
+}
+
 async function statusChanges() {
   step("mcp.disable, mcp.enable, mcp.reconnect");
   const mark = seq;
@@ -423,7 +443,7 @@ async function shutdown() {
 
 async function main() {
   const { config, script } = writeFixtures();
-  child = spawn(hostBin, ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--allow", "everything/get-resource-links"], {
+  child = spawn(hostBin, ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"], {
     cwd: dir, // no project layer but our own
     env: { ...process.env, MCP_HOST_CONFIG: config, MCP_HOST_SERVERS: "" },
     stdio: ["pipe", "pipe", "pipe"],
@@ -445,6 +465,7 @@ async function main() {
   await cancelledRun();
   await directCalls();
   await resourceLinks();
+  await elicitation();
   await statusChanges();
   shuttingDown = true;
   await shutdown();

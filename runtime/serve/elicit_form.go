@@ -39,7 +39,10 @@ func (s *service) elicitForm(ctx context.Context, server string, p *mcp.ElicitPa
 	}
 	params := &protocol.ElicitParams{Server: server, Message: p.Message, RequestedSchema: schema}
 	for attempt := 1; ; attempt++ {
-		params.TimeoutMS = max(time.Until(deadline).Milliseconds(), 1)
+		params.TimeoutMS = formElicitTimeout.Milliseconds()
+		if attempt > 1 {
+			params.TimeoutMS = max(time.Until(deadline).Milliseconds(), 1)
+		}
 		res, err := s.ui.Elicit(ctx, params)
 		if err != nil {
 			s.log.Warn("elicitation: the UI did not answer; declining", "server", server, "error", err)
