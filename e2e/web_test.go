@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-host/mcp-host/demo/servers"
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 )
@@ -75,14 +77,16 @@ type webResult struct {
 		HTTPOnly bool   `json:"httpOnly"`
 		SameSite string `json:"sameSite"`
 	}
-	Servers                      []string
-	ConfirmAllow, AllowAnswer    string
-	Pieces                       int
-	DenyAnswer                   string
-	FrameSandbox, FrameSrc       string
-	AppTime1, AppTime2, AppTime3 string
-	AppConfirm                   string
-	Hostile                      map[string]any
+	Servers, ServersAfter           []string
+	Approval, LoginConfirm, OpenURL string
+	LoginLanding                    string
+	ConfirmAllow, AllowAnswer       string
+	Pieces                          int
+	DenyAnswer                      string
+	FrameSandbox, FrameSrc          string
+	AppTime1, AppTime2, AppTime3    string
+	AppConfirm                      string
+	Hostile                         map[string]any
 }
 
 // TestWebUIInChromium is `host web` as a person at a desktop uses it, in
@@ -103,12 +107,25 @@ func TestWebUIInChromium(t *testing.T) {
 	testenv.Require(t, "npm playwright-core in e2e/node", err)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+	demoEnv, err := servers.Start(context.Background(), servers.Options{AutoApprove: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer demoEnv.Close()
 
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
 		"basic":      map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
+		"notes":      map[string]any{"transport": "http", "url": demoEnv.MCPURL},
+	}}})
+	// A server the project's own file defines: it waits for approval.
+	if err := os.MkdirAll(filepath.Join(dir, ".mcp-host"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeJSONFile(t, filepath.Join(dir, ".mcp-host", "config.json"), map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"proj": map[string]any{"transport": "stdio", "command": buildHost(t), "args": []string{"demo-stdio-server"}},
 	}}})
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
@@ -134,7 +151,7 @@ func TestWebUIInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.Error != "" || runErr != nil {
-		t.Fatalf("the browser failed after steps %v: %s\n%v\nconsole: %s\n%s", r.Steps, r.Error, runErr, strings.Join(r.Console, "\n"), out)
+		t.Fatalf("the browser failed after steps %v: %s\n%v\nlogin landing: %s\nconsole: %s\n%s", r.Steps, r.Error, runErr, r.LoginLanding, strings.Join(r.Console, "\n"), out)
 	}
 
 	if strings.Contains(r.CleanURL, "key=") || !strings.HasSuffix(r.CleanURL, "/") {
@@ -143,8 +160,17 @@ func TestWebUIInChromium(t *testing.T) {
 	if r.Cookie == nil || !r.Cookie.HTTPOnly || r.Cookie.SameSite != "Strict" {
 		t.Errorf("cookie: %+v", r.Cookie)
 	}
-	if len(r.Servers) != 2 || !strings.Contains(strings.Join(r.Servers, "\n"), "basic ready") {
+	if len(r.Servers) != 4 || !strings.Contains(strings.Join(r.Servers, "\n"), "basic ready") {
 		t.Errorf("/mcp rows: %q", r.Servers)
+	}
+	if !strings.Contains(r.Approval, "demo-stdio-server") {
+		t.Errorf("the approval shows no command line: %q", r.Approval)
+	}
+	if !strings.Contains(r.LoginConfirm, "notes") || !strings.Contains(r.OpenURL, demoEnv.IssuerURL) {
+		t.Errorf("login: confirm %q, open-url card %q (issuer %s)", r.LoginConfirm, r.OpenURL, demoEnv.IssuerURL)
+	}
+	if after := strings.Join(r.ServersAfter, "\n"); !strings.Contains(after, "notes ready") || !strings.Contains(after, "proj ready") {
+		t.Errorf("/mcp after the login and the approval: %q", r.ServersAfter)
 	}
 	if !strings.Contains(r.ConfirmAllow, "Allow everything/echo?") || !strings.Contains(r.ConfirmAllow, "hello from the web") || !strings.Contains(r.ConfirmAllow, "untrusted") {
 		t.Errorf("the permission prompt:\n%s", r.ConfirmAllow)

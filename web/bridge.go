@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,11 @@ type Bridge struct {
 	pending map[int64]*pendingRequest
 	nextID  int64
 	closed  bool
+	// servers is the last status of every server, in the order the
+	// runtime sent them (initialize's list, then each mcp.status): a page
+	// gets it in its hello, under the same lock as the events after it, so
+	// no answer travelling on another connection can show it a stale state.
+	servers map[string]json.RawMessage
 }
 
 // pendingRequest is a runtime request waiting for a page's answer.
@@ -68,6 +74,8 @@ type event struct {
 	Method string          `json:"method,omitempty"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Init   json.RawMessage `json:"init,omitempty"`
+	// Servers is, in a hello, the last status of every server.
+	Servers []json.RawMessage `json:"servers,omitempty"`
 	// Reason says why a request was withdrawn or the runtime closed.
 	Reason string `json:"reason,omitempty"`
 }
@@ -80,15 +88,47 @@ type subscriber struct {
 // NewBridge returns a bridge with no runtime yet; give it one with
 // [Bridge.Attach] once its connection has been initialized.
 func NewBridge() *Bridge {
-	return &Bridge{subs: map[*subscriber]struct{}{}, pending: map[int64]*pendingRequest{}}
+	return &Bridge{subs: map[*subscriber]struct{}{}, pending: map[int64]*pendingRequest{}, servers: map[string]json.RawMessage{}}
 }
 
 // Attach sets the runtime connection and its initialize answer, sent to
 // every page in its hello.
 func (b *Bridge) Attach(conn *protocol.Conn, init json.RawMessage) {
+	var snap struct {
+		Servers []json.RawMessage `json:"servers"`
+	}
+	_ = json.Unmarshal(init, &snap)
 	b.mu.Lock()
 	b.conn, b.init = conn, init
+	for _, raw := range snap.Servers {
+		var st struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(raw, &st) == nil && st.ID != "" {
+			b.servers[st.ID] = raw
+		}
+	}
 	b.mu.Unlock()
+}
+
+// noteStatus keeps the server status an mcp.status notification carries;
+// b.mu is held.
+func (b *Bridge) noteStatus(params json.RawMessage) {
+	var p struct {
+		Server  json.RawMessage `json:"server"`
+		Removed bool            `json:"removed"`
+	}
+	var st struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Server, &st) != nil || st.ID == "" {
+		return
+	}
+	if p.Removed {
+		delete(b.servers, st.ID)
+	} else {
+		b.servers[st.ID] = p.Server
+	}
 }
 
 // Close tells every page that the runtime has gone.
@@ -153,6 +193,9 @@ func (b *Bridge) broadcast(e event) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if e.Kind == "notification" && e.Method == protocol.MethodMCPStatus {
+		b.noteStatus(e.Params)
+	}
 	for s := range b.subs {
 		select {
 		case s.ch <- data:
@@ -169,7 +212,16 @@ func (b *Bridge) subscribe() (*subscriber, [][]byte) {
 	s := &subscriber{ch: make(chan []byte, subscriberBuffer), dropped: make(chan struct{})}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	hello, _ := json.Marshal(event{Kind: "hello", Init: b.init})
+	ids := make([]string, 0, len(b.servers))
+	for id := range b.servers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	servers := []json.RawMessage{}
+	for _, id := range ids {
+		servers = append(servers, b.servers[id])
+	}
+	hello, _ := json.Marshal(event{Kind: "hello", Init: b.init, Servers: servers})
 	first := [][]byte{hello}
 	for id := int64(1); id <= b.nextID; id++ {
 		if p, ok := b.pending[id]; ok {

@@ -335,3 +335,28 @@ func TestBridgeRoundTrip(t *testing.T) {
 		t.Errorf("a late answer: %d, want 404", resp.StatusCode)
 	}
 }
+
+// A page that connects (or reconnects) gets the last status of every
+// server in its hello, in order with the events after it: the initialize
+// snapshot updated by every mcp.status, removed servers gone.
+func TestHelloCarriesTheLatestStatuses(t *testing.T) {
+	s, rt := start(t, echoRuntime)
+	c := login(t, s)
+	first := readEvents(t, s, c)
+	next(t, first, "hello")
+	for _, p := range []string{
+		`{"server":{"id":"a","state":"connecting"}}`,
+		`{"server":{"id":"a","state":"ready"}}`,
+		`{"server":{"id":"b","state":"ready"}}`,
+		`{"server":{"id":"b","state":"ready"},"removed":true}`,
+	} {
+		if err := rt.conn.Notify(protocol.MethodMCPStatus, json.RawMessage(p)); err != nil {
+			t.Fatal(err)
+		}
+		next(t, first, "notification")
+	}
+	h := next(t, readEvents(t, s, c), "hello")
+	if len(h.Servers) != 1 || string(h.Servers[0]) != `{"id":"a","state":"ready"}` {
+		t.Errorf("hello servers: %s", h.Servers)
+	}
+}

@@ -45,7 +45,28 @@ try {
   await page.click('#tab-mcp');
   await page.waitForSelector('tr[data-server="everything"] td.state:text("ready")', { timeout: 90_000 });
   await page.waitForSelector('tr[data-server="basic"] td.state:text("ready")', { timeout: 90_000 });
+  await page.waitForSelector('tr[data-server="notes"] td.state:text("auth_required")', { timeout: 90_000 });
+  await page.waitForSelector('tr[data-server="proj"] td.state:text("approval_required")');
   obs.servers = await page.$$eval('#servers tbody tr', (rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ')));
+
+  step('approve a project server');
+  obs.approval = await page.innerText('tr[data-server="proj"] td.details');
+  await page.click('tr[data-server="proj"] button.approve');
+  await page.waitForSelector('tr[data-server="proj"] td.state:text("ready")');
+
+  step('log in');
+  await page.click('tr[data-server="notes"] button.login');
+  await page.waitForSelector('.ask.confirm');
+  obs.loginConfirm = await page.innerText('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="yes"]');
+  await page.waitForSelector('.ask.open-url a');
+  obs.openURL = await page.innerText('.ask.open-url');
+  const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.ask.open-url a')]);
+  await popup.waitForLoadState('load');
+  obs.loginLanding = popup.url().split('?')[0] + ': ' + (await popup.innerText('body'));
+  await page.waitForSelector('tr[data-server="notes"] td.state:text("ready")');
+  await popup.close();
+  obs.serversAfter = await page.$$eval('#servers tbody tr', (rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ')));
   await page.click('#tab-chat');
 
   // Count how the first answer arrives: several text pieces is streaming.

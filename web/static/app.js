@@ -95,7 +95,7 @@ function note(text, cls) {
 
 function handle(e) {
   switch (e.kind) {
-    case 'hello': return hello(e.init);
+    case 'hello': return hello(e.init, e.servers);
     case 'notification': return notification(e.method, e.params || {});
     case 'request': return showAsk(e);
     case 'answered':
@@ -104,22 +104,22 @@ function handle(e) {
   }
 }
 
-function hello(init) {
+// hello starts (or restarts, after a reconnect) the page: the bridge's
+// last status of every server comes with it, in order with the events that
+// follow, so the /mcp view takes statuses only from there and from
+// mcp.status, never from an answer that may have overtaken a newer event.
+function hello(init, servers) {
   state.init = init || {};
   for (const id of [...state.asks.keys()]) removeAsk(id);
   const caps = state.init.capabilities || {};
   $('model').textContent = caps.model ? 'model: ' + caps.model : 'no model configured';
   $('conn').textContent = 'connected';
   state.servers.clear();
-  for (const s of state.init.servers || []) state.servers.set(s.id, s);
+  for (const s of servers || state.init.servers || []) state.servers.set(s.id, s);
   renderServers();
   const problems = $('problems');
   problems.replaceChildren();
   for (const p of state.init.problems || []) problems.append(el('p', { class: 'problem', text: p }));
-  call('mcp.list').then((r) => {
-    for (const s of r.servers || []) state.servers.set(s.id, s);
-    renderServers();
-  }, (err) => note('mcp.list: ' + err.message, 'error'));
 }
 
 function closed(reason) {
@@ -284,7 +284,6 @@ function showAsk(e) {
   card.dataset.ask = e.id;
   state.asks.set(e.id, card);
   $('asks').append(card);
-  showView('chat');
   const first = card.querySelector('button');
   if (first) first.focus();
 }
@@ -401,8 +400,7 @@ function renderServers() {
       onclick: async (ev) => {
         ev.target.disabled = true;
         try {
-          const r = await call(method, params);
-          if (r && r.server) { state.servers.set(r.server.id, r.server); renderServers(); }
+          await call(method, params); // the new state arrives as mcp.status
         } catch (err) {
           note(id + ': ' + err.message, 'error');
         } finally {
