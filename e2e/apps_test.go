@@ -307,3 +307,97 @@ func TestMCPAppsHostile(t *testing.T) {
 		})
 	})
 }
+
+// The model never gets an app-only tool: a script that names it is told
+// the tool does not exist and the server is never called. A UI that cannot
+// confirm gets the rules-only policy for an app's calls, and cannot
+// consent to an app's message or link.
+func TestMCPAppsWithoutConfirm(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"hostile": map[string]any{"transport": "http", "url": startAppsServer(t)},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"id": "c1", "name": adapter.PublicName("hostile", "refresh"), "args": map[string]any{}}}},
+		{"text": "no such tool"},
+	})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
+		"--script", script, "--allow", "hostile/show", "--permissions", filepath.Join(dir, "permissions.json"))
+	ctx := ctxT(t, time.Minute)
+	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-apps-noconfirm"}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "hostile ready", func() bool {
+		st, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "hostile"})
+		return err == nil && st.Server.State == protocol.StateReady
+	})
+	apps := protocol.NewAppCaller(h.conn)
+
+	run, err := h.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "refresh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the run", func() bool { _, ok := h.ui.finalRun(run.RunID); return ok })
+	res := appEvent(t, h.ui.runEvents(run.RunID), protocol.EventToolResult)
+	if !res.Call.Unknown || res.Result == nil || !res.Result.IsError || strings.Contains(res.Result.Content[0].Text, "called refresh") {
+		t.Errorf("the model's call of the app-only tool: %+v, result %+v", res.Call, res.Result)
+	}
+
+	call, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "hostile", Tool: "show"})
+	if err != nil || call.App == nil || call.DecidedBy != "allow rule" {
+		t.Fatalf("tool.call show (allowed by rule) = %+v, %v", call, err)
+	}
+	_, err = apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: call.App.ID, Tool: "refresh"})
+	wantCode(t, "app call without a rule", err, protocol.CodeDenied)
+	if d := protocol.DataOf(err); d.DecidedBy != "non-interactive policy" {
+		t.Errorf("decided_by = %q, want non-interactive policy", d.DecidedBy)
+	}
+	if res, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: call.App.ID, Tool: "show"}); err != nil || res.DecidedBy != "allow rule" {
+		t.Errorf("app call with an allow rule = %+v, %v", res, err)
+	}
+	_, err = apps.AppMessage(ctx, &protocol.AppMessageParams{AppID: call.App.ID, Content: []protocol.Content{{Type: "text", Text: "hi"}}})
+	wantCode(t, "message without consent", err, protocol.CodeDenied, "cannot ask for the user's consent")
+	_, err = apps.AppOpenLink(ctx, &protocol.AppOpenLinkParams{AppID: call.App.ID, URL: "https://example.com/"})
+	wantCode(t, "link without consent", err, protocol.CodeDenied, "cannot ask for the user's consent")
+	if n := len(h.ui.confirmsSeen()); n != 0 {
+		t.Errorf("%d confirms sent to a UI that did not declare confirm", n)
+	}
+}
+
+// A second example app server from npm (preact): its page reaches the UI
+// whole, checked, through a direct tool.call's app instance.
+func TestMCPAppsPreact(t *testing.T) {
+	preact := testenv.NodeBin(t, "mcp-server-basic-preact")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"preact": map[string]any{"transport": "stdio", "command": preact[0], "args": append(preact[1:], "--stdio")},
+	}}})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
+		"--allow", "preact/get-time", "--permissions", filepath.Join(dir, "permissions.json"))
+	ctx := ctxT(t, time.Minute)
+	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-apps-preact"}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 60*time.Second, "preact ready", func() bool {
+		st, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "preact"})
+		return err == nil && st.Server.State == protocol.StateReady
+	})
+	call, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "preact", Tool: "get-time"})
+	if err != nil || call.App == nil || call.App.ResourceURI != "ui://get-time/mcp-app.html" || len(call.Result.Content) == 0 {
+		t.Fatalf("tool.call get-time = %+v, %v", call, err)
+	}
+	res, err := protocol.NewAppCaller(h.conn).AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: call.App.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "e2e", "node", "node_modules", "@modelcontextprotocol", "server-basic-preact", "dist", "mcp-app.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Contents[0]; c.MIMEType != protocol.AppMIMEType || c.Text != string(want) {
+		t.Errorf("preact page: mime %q, %d bytes, want %d", c.MIMEType, len(c.Text), len(want))
+	}
+}
