@@ -1,0 +1,51 @@
+package e2e_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// host chat, under tmux, with the real vanillajs app server: a call of
+// the app's tool says the tool has an app and how to see it.
+func TestChatSaysToolHasApp(t *testing.T) {
+	_, err := exec.LookPath("tmux")
+	testenv.Require(t, "tmux (Debian tmux)", err)
+	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+	bin := os.Getenv("E2E_HOST_BIN")
+	if bin == "" {
+		bin = buildHost(t)
+	}
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"basic": map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
+		{"text": "It is later than you think."},
+	})
+	c := &tmuxChat{t: t, session: "mcp-host-apps-" + filepath.Base(dir)}
+	cmdline := strings.Join([]string{
+		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"PATH=" + os.Getenv("PATH"),
+		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
+	}, " ")
+	c.tmux("new-session", "-d", "-s", c.session, "-x", "160", "-y", "40", cmdline)
+	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", c.session).Run() })
+
+	c.waitText("servers: 1 ready")
+	c.typeLine("what time is it?")
+	c.waitText("Allow basic/get-time?")
+	c.keys("o")
+	screen := c.waitText("It is later than you think.")
+	if !strings.Contains(screen, "get-time has an app (ui://get-time/mcp-app.html) that a terminal cannot show: run `host web` to use it in a browser") {
+		t.Errorf("no app hint under the call:\n%s", screen)
+	}
+}
