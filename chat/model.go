@@ -75,6 +75,8 @@ type Model struct {
 type runningCall struct {
 	origin string
 	start  time.Time
+	// progress is the server's latest progress report (progress.go).
+	progress *protocol.Progress
 }
 
 // elicitForm asks the fields of a flat elicitation schema one by one.

@@ -187,6 +187,8 @@ func (m *Model) event(e protocol.AgentEventParams) {
 			delete(m.calls, e.Call.ID)
 		}
 		m.toolResult(e)
+	case protocol.EventProgress:
+		m.progress(e) // progress.go
 	case protocol.EventPermission:
 		if e.Phase == "decided" && e.Decision != "allow" {
 			m.decidedDeny(e)

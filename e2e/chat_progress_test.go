@@ -1,0 +1,59 @@
+package e2e_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// TestChatProgressInTmux: while server-everything's long-running tool
+// runs, host chat's status line shows the server's progress for it
+// (issue 13, progress).
+func TestChatProgressInTmux(t *testing.T) {
+	_, err := exec.LookPath("tmux")
+	testenv.Require(t, "tmux (Debian tmux)", err)
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	bin := buildHost(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"name": adapter.PublicName("everything", longRunning), "args": map[string]any{"duration": 6, "steps": 3}}}},
+		{"text": "The long operation finished."},
+	})
+	c := &tmuxChat{t: t, session: "mcp-host-chat-progress-" + filepath.Base(dir)}
+	cmdline := strings.Join([]string{
+		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"PATH=" + os.Getenv("PATH"),
+		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
+	}, " ")
+	c.tmux("new-session", "-d", "-s", c.session, "-x", "140", "-y", "40", cmdline)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
+			t.Logf("runtime log:\n%s", log)
+		}
+	})
+	c.waitFor("everything ready", func(s string) bool { return strings.Contains(s, "servers: 1 ready") })
+	c.typeLine("run the long operation")
+	c.waitText("Allow everything/" + longRunning + "?")
+	c.keys("o")
+	screen := c.waitFor("progress on the status line", func(s string) bool {
+		return strings.Contains(s, "running everything/"+longRunning) && strings.Contains(s, "· 1/3 (33%)")
+	})
+	t.Logf("screen during the call:\n%s", screen)
+	c.waitText("· 2/3 (66%)")
+	c.waitText("The long operation finished.")
+	if s := c.screen(); strings.Contains(s, "running everything/") {
+		t.Errorf("the status line still shows the call after its result:\n%s", s)
+	}
+}
