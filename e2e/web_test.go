@@ -212,3 +212,76 @@ func TestWebUIInChromium(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoOpensWebUI runs `host demo --auto-approve --web`: after the tour
+// the demo opens the web UI with the system browser (xdg-open, pointed at
+// chromium under playwright-core), where the person logs in to the demo's
+// protected server from /mcp and gets an answer through a permission prompt.
+// Ctrl-C ends the demo cleanly.
+func TestDemoOpensWebUI(t *testing.T) {
+	chromium := testenv.Chromium(t)
+	node := testenv.Node(t)
+	root := testenv.RepoRoot(t)
+	_, err := os.Stat(filepath.Join(root, "e2e", "node", "node_modules", "playwright-core", "package.json"))
+	testenv.Require(t, "npm playwright-core in e2e/node", err)
+
+	shims := t.TempDir()
+	result := filepath.Join(t.TempDir(), "browser.json")
+	script := filepath.Join(root, "e2e", "node", "web-demo.mjs")
+	launcher := "#!/bin/sh\nexec " + shellQuote(node) + " " + shellQuote(script) + ` "$1" ` + shellQuote(result) + " >" + shellQuote(result+".log") + " 2>&1\n"
+	if err := os.WriteFile(filepath.Join(shims, "xdg-open"), []byte(launcher), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(buildHost(t), "demo", "--auto-approve", "--web")
+	cmd.Env = append(os.Environ(), "MCP_HOST_MODEL=", "DISPLAY=:0", "SSH_CONNECTION=", "SSH_TTY=", "MCP_HOST_NO_BROWSER=",
+		"PATH="+shims+string(os.PathListSeparator)+os.Getenv("PATH"), "CHROMIUM="+chromium)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	testenv.OwnGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer testenv.KillGroup(cmd)
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		if _, err := os.Stat(result); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("host demo ended before the browser was done: %v\n%s", err, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the browser wrote no result:\n%s", out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("host demo after Ctrl-C: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Errorf("host demo did not end on Ctrl-C")
+	}
+	var r struct {
+		Before []string
+		Answer string
+		Error  string
+	}
+	data, _ := os.ReadFile(result)
+	if err := json.Unmarshal(data, &r); err != nil || r.Error != "" {
+		log, _ := os.ReadFile(result + ".log")
+		t.Fatalf("browser: %v %s\n%s\ndemo output:\n%s", err, r.Error, log, out.String())
+	}
+	if !strings.Contains(out.String(), "run r1: completed") || !strings.Contains(out.String(), "host web: open http://127.0.0.1:") {
+		t.Errorf("demo output:\n%s", out.String())
+	}
+	if len(r.Before) != 2 || !strings.Contains(r.Answer, "That is the weather in Paris") || !strings.Contains(r.Answer, "allowed (user)") {
+		t.Errorf("the web step: rows %q, answer %q", r.Before, r.Answer)
+	}
+}

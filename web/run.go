@@ -22,6 +22,9 @@ type Options struct {
 	Serve []string
 	// Env is the child's environment; nil inherits ours.
 	Env []string
+	// Dir is the child's working directory (where a project's
+	// .mcp-host/config.json is looked for); "" is ours.
+	Dir string
 	// LogFile receives the child's stderr.
 	LogFile string
 	// Out receives the address to open (it holds the secret: print it only
@@ -48,6 +51,7 @@ func Run(ctx context.Context, o Options) error {
 	defer logf.Close()
 	cmd := exec.Command(o.Serve[0], o.Serve[1:]...)
 	cmd.Env = o.Env
+	cmd.Dir = o.Dir
 	cmd.Stderr = logf
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -20,6 +20,7 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	auto := fs.Bool("auto-approve", false, "answer every question with yes and log in without a browser (unattended runs, CI)")
 	noBrowser := fs.Bool("no-browser", false, "print the login URL and paste the redirect back instead of opening a browser")
 	debug := fs.Bool("debug", os.Getenv("MCP_HOST_DEBUG") == "1", "show the runtime's logs on stderr")
+	openWeb := fs.Bool("web", false, "end with the web UI (host web) against the demo servers, also with --auto-approve; Ctrl-C ends it")
 	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
@@ -52,6 +53,12 @@ func runDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		StdioCommand: []string{exe, "demo-stdio-server"},
 		Dir:          dir, Logger: logger,
 	})
+	if err == nil {
+		err = demoWeb(ctx, demoWebOptions{
+			stdin: stdin, stdout: stdout, exe: exe, dir: dir, model: mf, logger: logger,
+			auto: *auto, force: *openWeb, noBrowser: *noBrowser,
+		})
+	}
 	if err != nil {
 		// The error may quote a demo server or the runtime.
 		fmt.Fprintf(stderr, "host demo: %s\n", message("%v", err))
