@@ -135,4 +135,14 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("tools across %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
 	}
+	toolsTook := took
+	// host mcp test with no id tests every enabled server, at once.
+	out, errOut, code, took = timedRun(t, h, "mcp", "test")
+	if code != 0 || strings.Count(out, "ok: slow") != n {
+		t.Fatalf("test (all): code %d, want %d ok lines\n%s%s", code, n, out, errOut)
+	}
+	if took > 3*time.Second {
+		t.Errorf("test of %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
+	}
+	t.Logf("tools: %s; test (all): %s", toolsTook.Round(time.Millisecond), took.Round(time.Millisecond))
 }

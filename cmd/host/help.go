@@ -33,7 +33,7 @@ var commands = map[string]command{
 	"host mcp remove":  {"host mcp remove <id> [--scope project|global]", "remove a server (and forget its stored credentials)", []string{"host mcp remove memory"}},
 	"host mcp enable":  {"host mcp enable <id> [--scope project|global]", "turn a server on", []string{"host mcp enable memory"}},
 	"host mcp disable": {"host mcp disable <id> [--scope project|global]", "turn a server off; --scope project turns a global server off in this project only", []string{"host mcp disable memory --scope project"}},
-	"host mcp test":    {"host mcp test <id>", "connect, handshake and list tools; the exit code says the result", []string{"host mcp test memory"}},
+	"host mcp test":    {"host mcp test [<id>...]", "connect, handshake and list tools of the named servers, or of every enabled one, all at once; the exit code says the result", []string{"host mcp test memory", "host mcp test"}},
 	"host mcp tools":   {"host mcp tools [<id>] [--json]", "the adapted tools: public name, server, tool, description", []string{"host mcp tools memory"}},
 	"host mcp call":    {"host mcp call <id> <tool> [--args JSON] [--yes] [--json]", "call one tool, after the same permission check the runtime makes", []string{`host mcp call memory read_graph --args '{}' --yes`}},
 	"host mcp import":  {"host mcp import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]", "import servers from another host's file; secrets become ${VAR} references", []string{"host mcp import --from claude-desktop --dry-run"}},

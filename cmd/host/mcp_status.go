@@ -165,45 +165,6 @@ func (c *cli) get(args []string) int {
 	return exitFor(st)
 }
 
-func (c *cli) test(args []string) int {
-	fs := newFlagSet("test", c.stderr)
-	pos, code := c.parseFlags(fs, args)
-	if code >= 0 {
-		return code
-	}
-	if len(pos) != 1 {
-		return c.failf(exitUsage, "test: want one server id")
-	}
-	e, _, err := c.entry(pos[0])
-	if err != nil {
-		return c.failf(exitUsage, "test: %v", err)
-	}
-	if e.Err != nil {
-		return c.failf(exitUsage, "test: %v", e.Err)
-	}
-	fmt.Fprintf(c.stderr, "connecting to %s (%s)…\n", termsafe.Line(e.ID), describeTarget(e.Config))
-	start := time.Now()
-	m, st := c.connectOne(e, true)
-	defer m.Close()
-	elapsed := time.Since(start).Round(time.Millisecond)
-	// The server's name, version and protocol, and errors that quote it,
-	// are its own words: one terminal-safe line each.
-	id, lastErr := termsafe.Line(e.ID), termsafe.LineMax(st.LastError, maxErrorLine)
-	switch st.State {
-	case runtime.StateReady:
-		fmt.Fprintf(c.stdout, "ok: %s is ready in %s: %s %s, protocol %s, transport %s, %d tools\n",
-			id, elapsed, termsafe.Line(st.ServerName), termsafe.Line(st.ServerVersion), termsafe.Line(st.ProtocolVersion), st.Transport, st.Tools)
-	case runtime.StateAuthRequired:
-		fmt.Fprintf(c.stdout, "login required: %s: %s (run: host mcp login %s)\n", id, lastErr, id)
-	default:
-		fmt.Fprintf(c.stdout, "failed: %s after %s: %s\n", id, elapsed, lastErr)
-		if st.Stderr != "" {
-			fmt.Fprintf(c.stdout, "stderr (tail):\n%s\n", indent(strings.TrimRight(st.Stderr, "\n")))
-		}
-	}
-	return exitFor(st)
-}
-
 func (c *cli) tools(args []string) int {
 	fs := newFlagSet("tools", c.stderr)
 	asJSON := fs.Bool("json", false, "JSON output")
