@@ -168,14 +168,17 @@ func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error
 		req.OnToolSearch(search)
 	}
 	ctx, hook := trackProgress(ctx, req.OnProgress, a.opts.Gate.HookNotify(req.OnVerdict))
-	return core.Run(ctx, core.RunOptions{
-		Provider:   provider,
+	ctx, endRun := traceRun(ctx)
+	res, err := core.Run(ctx, core.RunOptions{
+		Provider:   traceModel(provider),
 		Messages:   req.Messages,
 		Tools:      tools,
 		Permission: hook,
 		OnEvent:    req.OnEvent,
 		MaxSteps:   a.opts.MaxSteps,
 	})
+	endRun(err)
+	return res, err
 }
 
 // ErrDenied is returned (wrapped) by [Agent.CallTool] when the gate refuses

@@ -96,10 +96,8 @@ var ErrLoginDeclined = auth.ErrLoginDeclined
 // reached over HTTP.
 var ErrNoOAuth = errors.New("server does not use OAuth")
 
-// Login runs an interactive OAuth login for a server, then reconnects it.
-// It runs outside every request and connect timeout: the wait for the
-// browser is bounded by opts.Timeout and ctx only.
-func (m *Manager) Login(ctx context.Context, id string, opts LoginOptions) error {
+// login is [Manager.Login] without its span (traced.go).
+func (m *Manager) login(ctx context.Context, id string, opts LoginOptions) error {
 	sv, err := m.server(id)
 	if err != nil {
 		return err

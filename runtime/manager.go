@@ -296,10 +296,8 @@ func (m *Manager) Tools(id string) ([]*mcp.Tool, error) {
 	return sv.filter(s.Tools()), nil
 }
 
-// CallTool calls a tool on a ready server. A tool the filters hide is
-// refused. A failure that looks like a lost transport makes the server check
-// its connection, and reconnect if it is gone.
-func (m *Manager) CallTool(ctx context.Context, id, tool string, args any) (*mcp.CallToolResult, error) {
+// callTool is [Manager.CallTool] without its span (traced.go).
+func (m *Manager) callTool(ctx context.Context, id, tool string, args any) (*mcp.CallToolResult, error) {
 	sv, err := m.server(id)
 	if err != nil {
 		return nil, err

@@ -272,7 +272,7 @@ func (sv *server) wait(d time.Duration) bool {
 // errConfig marks a connect failure that retrying cannot fix.
 var errConfig = errors.New("configuration error")
 
-func (sv *server) connect() (*session.Session, error) {
+func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	e := sv.entry
 	cfg, err := sv.expand()
 	if err != nil {
@@ -324,7 +324,7 @@ func (sv *server) connect() (*session.Session, error) {
 			}
 		},
 	}
-	return session.Connect(sv.ctx, opts)
+	return session.Connect(ctx, opts)
 }
 
 // checkHealth pings a session after a failed call and reconnects when the

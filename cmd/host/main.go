@@ -69,7 +69,7 @@ Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(traced(os.Stderr, func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 
 // shortUsage is printed when host runs without a command.

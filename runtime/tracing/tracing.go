@@ -1,0 +1,178 @@
+// Package tracing gives the runtime OpenTelemetry spans (run, model call,
+// tool call, MCP request, connect, login) and propagates their W3C trace
+// context to MCP servers in each request's _meta, as SEP-414 documents
+// (keys traceparent and tracestate).
+//
+// Tracing is off unless an OTLP endpoint is configured, with the standard
+// OpenTelemetry variables OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+// OTEL_EXPORTER_OTLP_ENDPOINT (headers in OTEL_EXPORTER_OTLP_HEADERS, the
+// service name in OTEL_SERVICE_NAME). Off, every span is the OpenTelemetry
+// no-op span: nothing is recorded, exported or propagated. On, spans go
+// to the endpoint over OTLP/HTTP in its JSON encoding (see exporter.go).
+package tracing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcp-host/mcp-host/redact"
+)
+
+// instrumentation names the tracer of every span the runtime makes.
+const instrumentation = "github.com/mcp-host/mcp-host"
+
+// Config says where spans go. The zero Config turns tracing off.
+type Config struct {
+	// Endpoint is the OTLP/HTTP traces URL (for example
+	// http://127.0.0.1:4318/v1/traces). A URL without a path gets
+	// /v1/traces.
+	Endpoint string
+	// Headers are sent with every export (for example an API key); their
+	// values are registered as secrets.
+	Headers map[string]string
+	// ServiceName is the service.name resource attribute; empty means
+	// "mcp-host".
+	ServiceName string
+}
+
+// FromEnv reads the standard OpenTelemetry exporter variables through
+// lookup (os.LookupEnv when nil). An unparsable header list is an error
+// naming the variable.
+func FromEnv(lookup func(string) (string, bool)) (Config, error) {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
+	c := Config{Endpoint: get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), ServiceName: get("OTEL_SERVICE_NAME")}
+	if c.Endpoint == "" {
+		if base := get("OTEL_EXPORTER_OTLP_ENDPOINT"); base != "" {
+			c.Endpoint = strings.TrimRight(base, "/") + "/v1/traces"
+		}
+	}
+	if h := get("OTEL_EXPORTER_OTLP_HEADERS"); h != "" {
+		c.Headers = map[string]string{}
+		for _, kv := range strings.Split(h, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			k = strings.TrimSpace(k)
+			if !ok || k == "" {
+				return Config{}, errors.New("OTEL_EXPORTER_OTLP_HEADERS: want name=value pairs separated by commas")
+			}
+			if dec, err := url.QueryUnescape(strings.TrimSpace(v)); err == nil {
+				v = dec
+			}
+			c.Headers[k] = v
+		}
+	}
+	return c, nil
+}
+
+// Setup turns tracing on for the process when c has an endpoint: spans of
+// every [Start] are batched and exported, and trace context is propagated
+// to MCP servers. It returns the function that flushes and stops the
+// export; with tracing off it does nothing and returns a no-op.
+func Setup(c Config) (shutdown func(context.Context) error, err error) {
+	if c.Endpoint == "" {
+		return func(context.Context) error { return nil }, nil
+	}
+	exp, err := newExporter(c.Endpoint, c.Headers)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range c.Headers {
+		redact.Register(v)
+	}
+	name := c.ServiceName
+	if name == "" {
+		name = "mcp-host"
+	}
+	res := resource.NewSchemaless(attribute.String("service.name", name))
+	tp := sdktrace.NewTracerProvider(
+		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
+		sdktrace.WithResource(res),
+	)
+	otel.SetTracerProvider(tp)
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+	on.Store(true)
+	return func(ctx context.Context) error {
+		on.Store(false)
+		if err := tp.Shutdown(ctx); err != nil {
+			return fmt.Errorf("tracing: flush spans to %s: %w", exp.where, err)
+		}
+		return nil
+	}, nil
+}
+
+// on is set by [Setup] once spans are exported.
+var on atomic.Bool
+
+// On reports whether spans are exported: callers on hot paths can skip
+// building span names and attributes while tracing is off.
+func On() bool { return on.Load() }
+
+// off is the span every Start returns while tracing is off: the no-op span
+// of an empty context.
+var off = trace.SpanFromContext(context.Background())
+
+// Start starts a span named name as a child of ctx's span. With tracing
+// off it returns ctx and a no-op span, without allocating.
+func Start(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	if !on.Load() {
+		return ctx, off
+	}
+	return otel.Tracer(instrumentation).Start(ctx, name, trace.WithAttributes(slices.Clone(attrs)...))
+}
+
+// StartClient is [Start] for a span that covers a request to another
+// process (span kind client): an MCP request, a model API call.
+func StartClient(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
+	if !on.Load() {
+		return ctx, off
+	}
+	return otel.Tracer(instrumentation).Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(slices.Clone(attrs)...))
+}
+
+// End ends span, marking it failed with err's message when err is not nil.
+// The message passes the redactor first.
+func End(span trace.Span, err error) {
+	if err != nil && span.IsRecording() {
+		span.SetStatus(codes.Error, redact.String(err.Error()))
+	}
+	span.End()
+}
+
+// InjectMeta writes ctx's trace context into an MCP request's _meta under
+// the keys SEP-414 reserves (traceparent, tracestate), creating the map
+// when meta is nil, and returns it. Without a recording span (tracing off)
+// meta is returned unchanged.
+func InjectMeta(ctx context.Context, meta map[string]any) map[string]any {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return meta
+	}
+	carrier := propagation.MapCarrier{}
+	otel.GetTextMapPropagator().Inject(ctx, carrier)
+	if len(carrier) == 0 {
+		return meta
+	}
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	for k, v := range carrier {
+		meta[k] = v
+	}
+	return meta
+}
