@@ -46,14 +46,15 @@ type callFunc func(ctx context.Context) error
 
 // runCalls runs call sequentially or 8-way (GOMAXPROCS x SetParallelism
 // goroutines, 8 on the 2-core machine the numbers come from) and reports
-// the TCP connections the server accepted per call.
+// the TCP connections the server accepted per call and the CPU time the
+// process (client and in-process server) used per call.
 func runCalls(b *testing.B, conns *atomic.Int64, parallel bool, call callFunc) {
 	ctx := context.Background()
 	if err := call(ctx); err != nil { // warm: connection pool, caches
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	before := conns.Load()
+	before, cpu := conns.Load(), processCPU()
 	b.ResetTimer()
 	if parallel {
 		b.SetParallelism(max(1, 8/max(1, goruntime.GOMAXPROCS(0))))
@@ -74,6 +75,9 @@ func runCalls(b *testing.B, conns *atomic.Int64, parallel bool, call callFunc) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(conns.Load()-before)/float64(b.N), "conns/op")
+	if used := processCPU() - cpu; used > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // BenchmarkCallPath compares, in one run, an echo tools/call over

@@ -10,6 +10,9 @@ import (
 // listTools walks every tools/list page of cs, each page within the request
 // timeout, and stops with an error at the page cap, the tool cap or a
 // repeated cursor. A server without the tools capability has no tools.
+// Pages are read once, on the lean path (see leanlist.go) where the
+// transport allows it: the tools' InputSchema and OutputSchema are then
+// json.RawMessage, as the server sent them.
 func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mcp.ServerCapabilities) ([]*mcp.Tool, error) {
 	if caps != nil && caps.Tools == nil {
 		return nil, nil
@@ -24,16 +27,21 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 		if page > s.opts.MaxToolPages {
 			return nil, fmt.Errorf("tools/list: stopped after %d pages (page cap %d); the server keeps returning nextCursor", page-1, s.opts.MaxToolPages)
 		}
-		pctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+		lc := new(listCapture)
+		pctx, cancel := context.WithTimeout(withListCapture(ctx, lc), s.opts.RequestTimeout)
 		res, err := cs.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
 		}
-		if tools == nil {
-			tools = make([]*mcp.Tool, 0, len(res.Tools))
+		pageTools, err := pageTools(cs, cursor, res, lc)
+		if err != nil {
+			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
 		}
-		for _, t := range res.Tools {
+		if tools == nil {
+			tools = make([]*mcp.Tool, 0, len(pageTools))
+		}
+		for _, t := range pageTools {
 			if t == nil || names[t.Name] {
 				s.opts.Logger.Warn("dropping duplicate or empty tool", "server", s.opts.ID, "page", page)
 				continue

@@ -112,6 +112,8 @@ func BenchmarkCatalog10k(b *testing.B) {
 	url := staticCatalogServer(b, n, 1000)
 	b.Run("bare-go-sdk", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := startCPU()
+		defer cpu.report(b)
 		for b.Loop() {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil).
 				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
@@ -137,6 +139,8 @@ func BenchmarkCatalog10k(b *testing.B) {
 	})
 	b.Run("session+adapter", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := startCPU()
+		defer cpu.report(b)
 		for b.Loop() {
 			s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: url})
 			if err != nil {
@@ -169,6 +173,8 @@ func BenchmarkConnectStateless(b *testing.B) {
 	b.Cleanup(srv.Close)
 	b.Run("bare-go-sdk", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := startCPU()
+		defer cpu.report(b)
 		for b.Loop() {
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil).
 				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
@@ -187,6 +193,8 @@ func BenchmarkConnectStateless(b *testing.B) {
 	})
 	b.Run("session", func(b *testing.B) {
 		b.ReportAllocs()
+		cpu := startCPU()
+		defer cpu.report(b)
 		for b.Loop() {
 			s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: srv.URL})
 			if err != nil {

@@ -45,6 +45,49 @@ type extConn struct {
 	next    atomic.Int64
 	mu      sync.Mutex
 	pending map[string]chan *jsonrpc.Response
+	lean    map[jsonrpc.ID]*listCapture // tools/list calls whose pages to read
+}
+
+// Write notes the SDK's tools/list calls whose context asks for their page
+// to be read on the way back (see leanlist.go).
+func (c *extConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.IsCall() {
+		if lc := listCaptureFrom(ctx); lc != nil {
+			c.mu.Lock()
+			if c.lean == nil {
+				c.lean = make(map[jsonrpc.ID]*listCapture)
+			}
+			c.lean[req.ID] = lc
+			c.mu.Unlock()
+			if err := c.Connection.Write(ctx, msg); err != nil {
+				c.mu.Lock()
+				delete(c.lean, req.ID)
+				c.mu.Unlock()
+				return err
+			}
+			return nil
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// leanAnswer trims the answer to a tools/list call Write noted.
+func (c *extConn) leanAnswer(resp *jsonrpc.Response) {
+	c.mu.Lock()
+	if len(c.lean) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	lc := c.lean[resp.ID]
+	delete(c.lean, resp.ID)
+	c.mu.Unlock()
+	if lc == nil || resp.Error != nil {
+		return
+	}
+	if trimmed, page, ok := leanResult(resp.Result); ok {
+		lc.put(page)
+		resp.Result = trimmed
+	}
 }
 
 func (c *extConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -60,6 +103,7 @@ func (c *extConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		id, isString := resp.ID.Raw().(string)
 		if !isString || !strings.HasPrefix(id, extIDPrefix) {
+			c.leanAnswer(resp)
 			return msg, nil
 		}
 		c.mu.Lock()
@@ -79,6 +123,7 @@ func (c *extConn) failAll() {
 		close(ch)
 		delete(c.pending, id)
 	}
+	clear(c.lean)
 }
 
 func (c *extConn) call(ctx context.Context, method string, params, result any) error {

@@ -104,7 +104,7 @@ func (g *guardRoundTripper) wrapBody(req *http.Request, resp *http.Response, id 
 		return
 	case "application/json":
 		if id != nil {
-			ja := &jsonAnswer{g: g, src: resp.Body, callID: id, length: resp.ContentLength}
+			ja := &jsonAnswer{g: g, src: resp.Body, callID: id, length: resp.ContentLength, lean: listCaptureFrom(req.Context())}
 			if resp.ContentLength > int64(g.max) {
 				ja.replace(CodeResponseTooLarge, g.tooLarge("the answer"))
 			}
@@ -175,7 +175,8 @@ type jsonAnswer struct {
 	g      *guardRoundTripper
 	src    io.ReadCloser
 	callID []byte
-	length int64 // Content-Length, -1 if unknown
+	length int64        // Content-Length, -1 if unknown
+	lean   *listCapture // a tools/list call's, to read the page into
 
 	filled bool
 	chunks [][]byte
@@ -241,6 +242,9 @@ func (j *jsonAnswer) fill() {
 	}
 	sc.finish()
 	if sc.hasID && !sc.idLong && sameID(sc.id, j.callID) {
+		if j.lean != nil && len(j.chunks) > 0 {
+			j.chunks = leanJoined(j.chunks, j.lean)
+		}
 		return
 	}
 	j.replace(CodeWrongAnswer, wrongAnswer(j.callID, &sc))

@@ -30,7 +30,8 @@ type sseGuard struct {
 	req    *http.Request
 	callID []byte // the request a POST's stream answers; nil for a GET
 	x      *exchange
-	legacy bool // the legacy transport's GET stream
+	lean   *listCapture // a tools/list call's, to read the page into
+	legacy bool         // the legacy transport's GET stream
 
 	ev   event
 	out  [][]byte // what the SDK reads next
@@ -59,6 +60,7 @@ func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, i
 		req:    req,
 		callID: id,
 		x:      x,
+		lean:   listCaptureFrom(req.Context()),
 		legacy: g.legacySSE && req.Method == http.MethodGet,
 	}
 }
@@ -214,6 +216,9 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 		s.g.log.Warn("dropped an answer whose id is not a string or an integer", "server", s.g.id)
 	default:
 		if isAnswer && s.callID != nil {
+			if s.lean != nil {
+				ev.chunks = [][]byte{leanEvent(bytes.Join(ev.chunks, nil), s.lean)}
+			}
 			s.x.answeredNow() // before the SDK can see it
 		}
 		s.out = ev.chunks

@@ -1,0 +1,17 @@
+package session_test
+
+import (
+	"testing"
+	"time"
+)
+
+// cpuMeter reports the process's CPU time per operation of a benchmark.
+type cpuMeter struct{ start time.Duration }
+
+func startCPU() cpuMeter { return cpuMeter{processCPU()} }
+
+func (m cpuMeter) report(b *testing.B) {
+	if used := processCPU() - m.start; used > 0 && b.N > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
