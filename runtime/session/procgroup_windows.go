@@ -25,9 +25,14 @@ type procTree struct {
 func newProcTree() *procTree { return &procTree{} }
 
 // prepare starts the command without a console window, so none flashes up
-// for a console program run from a GUI host.
+// for a console program run from a GUI host. It keeps what the command
+// already set (the command line of a batch file, see command).
 func (t *procTree) prepare(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NO_WINDOW, HideWindow: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NO_WINDOW
+	cmd.SysProcAttr.HideWindow = true
 }
 
 // started puts the process in a new kill-on-close job. (A child the server

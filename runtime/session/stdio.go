@@ -38,7 +38,10 @@ type stdioProcess struct {
 
 // startStdio starts the server described by o.
 func startStdio(o *Options) (*stdioProcess, error) {
-	cmd := exec.Command(o.Command, o.Args...)
+	cmd, err := command(o)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Dir = o.Dir
 	if len(o.Env) > 0 {
 		env := os.Environ()
