@@ -26,7 +26,7 @@ const (
 const usage = `host — an OAuth-first MCP host runtime
 
 Usage:
-  host demo [--auto-approve] [--no-browser] [--model NAME]
+  host demo [--auto-approve] [--no-browser] [--web] [--model NAME]
                                      the whole flow against servers made for the demo, on loopback
   host chat [--model NAME | --script FILE]
                                      the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions
