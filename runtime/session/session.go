@@ -88,7 +88,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
 		LoggingMessageHandler:      s.keepLog,
-		Capabilities:               clientCapabilities(),
+		Capabilities:               withApps(clientCapabilities()),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.scheduleRefresh()
 		},
