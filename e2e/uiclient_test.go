@@ -15,8 +15,10 @@ import (
 // TestUIClientFromTheDoc runs e2e/uiclient/uiclient.mjs, a UI written from
 // protocol/PROTOCOL.md alone (Node, standard library only), against the
 // built host serve with server-everything: the handshake, statuses, tools,
-// a streamed run, an allowed, a denied and a cancelled tool call, direct
-// tool calls, error answers, disable/enable/reconnect and shutdown, each
+// a streamed run, an allowed, a denied and a cancelled tool call, a
+// confirm that times out, direct tool calls, an allow rule, resource
+// links, an elicitation answered twice, error answers,
+// disable/enable/reconnect and shutdown, each
 // checked against what the doc says. A failure is a place where the doc
 // and the runtime disagree: fix the one that is wrong (issue 13).
 func TestUIClientFromTheDoc(t *testing.T) {

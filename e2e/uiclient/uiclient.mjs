@@ -2,8 +2,10 @@
 // alone, as a new UI author would: it starts `host serve` with a scripted
 // model and a config of its own, and runs the main flows of the protocol
 // (handshake, statuses, tools, a streamed run, a run with a tool call that
-// is allowed, one that is denied, a cancelled run, direct tool calls, error
-// answers, disable/enable/reconnect, shutdown), checking every message
+// is allowed, one that is denied, a cancelled run, a confirm that times
+// out, direct tool calls, an allow rule, resource links, an elicitation
+// answered twice, error answers, disable/enable/reconnect, shutdown),
+// checking every message
 // against what the doc promises. Any deviation exits 1 with a message that
 // says what the doc promised and what came.
 //
@@ -29,6 +31,7 @@ if (!hostBin || serverCmd.length === 0) {
 }
 
 const WAIT_MS = 60_000;
+const CONFIRM_TIMEOUT_MS = 8_000; // --confirm-timeout: the UI answers every other confirm at once
 const dir = mkdtempSync(join(tmpdir(), "mcp-host-uiclient-"));
 let child;
 let failed = false;
@@ -333,6 +336,21 @@ async function deniedRun() {
   check(!st.text, `run.status after a plain deny has text ${JSON.stringify(st.text)}`);
 }
 
+async function timedOutConfirm() {
+  step("run: a confirm left unanswered times out");
+  const { runID, after } = await startRun("echo, but nobody answers");
+  const req = await confirmOf(runID, after, "echo");
+  check(req.msg.params.timeout_ms === CONFIRM_TIMEOUT_MS, `confirm timeout_ms ${req.msg.params.timeout_ms}, want --confirm-timeout's ${CONFIRM_TIMEOUT_MS}`);
+  const gone = await waitFor(`ui.request.cancelled for confirm ${req.msg.id}`, isNote("ui.request.cancelled", (p) => p.id === req.msg.id), req.seq);
+  check(gone.msg.params.method === "ui.confirm.request" && gone.msg.params.reason === "timeout", `ui.request.cancelled: want reason timeout: ${JSON.stringify(gone.msg.params)}`);
+  // A deny with a reason the model sees: the turn goes on to the script's
+  // next step.
+  const { final, events } = await endRun(runID, "completed");
+  const decided = events.find((e) => e.type === "permission" && e.phase === "decided" && e.call.id === req.msg.params.call_id);
+  check(decided && decided.decision === "deny_with_reason" && decided.decided_by === "timeout", `decided event after a timeout: ${JSON.stringify(decided)}`);
+  check(final.text === "The echo did not go through.", `the turn did not go on after the timed-out confirm: final ${JSON.stringify(final)}`);
+}
+
 async function cancelledRun() {
   step("run: cancelled while its confirm is pending");
   const { runID, after } = await startRun("echo, then be cancelled");
@@ -444,7 +462,7 @@ async function shutdown() {
 
 async function main() {
   const { config, script } = writeFixtures();
-  child = spawn(hostBin, ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"], {
+  child = spawn(hostBin, ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--confirm-timeout", `${CONFIRM_TIMEOUT_MS}ms`, "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"], {
     cwd: dir, // no project layer but our own
     env: { ...process.env, MCP_HOST_CONFIG: config, MCP_HOST_SERVERS: "" },
     stdio: ["pipe", "pipe", "pipe"],
@@ -464,6 +482,7 @@ async function main() {
   await allowedRun();
   await deniedRun();
   await cancelledRun();
+  await timedOutConfirm();
   await directCalls();
   await resourceLinks();
   await elicitation();
