@@ -77,16 +77,19 @@ type webResult struct {
 		HTTPOnly bool   `json:"httpOnly"`
 		SameSite string `json:"sameSite"`
 	}
-	Servers, ServersAfter           []string
-	Approval, LoginConfirm, OpenURL string
-	LoginLanding                    string
-	ConfirmAllow, AllowAnswer       string
-	Pieces                          int
-	DenyAnswer                      string
-	FrameSandbox, FrameSrc          string
-	AppTime1, AppTime2, AppTime3    string
-	AppConfirm                      string
-	Hostile                         map[string]any
+	Servers, ServersAfter             []string
+	Approval, LoginConfirm, OpenURL   string
+	LoginLanding                      string
+	ConfirmAllow, AllowAnswer         string
+	Pieces                            int
+	DenyAnswer                        string
+	FrameSandbox, FrameSrc            string
+	AppTime1, AppTime2, AppTime3      string
+	AppConfirm                        string
+	AppMessageConfirm, AppMessageUser string
+	AppLinkConfirm, AppLinkOpen       string
+	AppLinkRejected                   bool
+	Hostile                           map[string]any
 }
 
 // TestWebUIInChromium is `host web` as a person at a desktop uses it, in
@@ -134,6 +137,7 @@ func TestWebUIInChromium(t *testing.T) {
 		{"calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "second"}}}},
 		{"text": "Here is the time.", "calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
 		{"text": "The app shows the server's time."},
+		{"text": "Thanks for the message from the app."},
 	})
 	w := startWeb(t, config, script)
 
@@ -193,6 +197,12 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 	if !strings.Contains(r.AppConfirm, "Asked by the app of basic/get-time") {
 		t.Errorf("the app call's permission prompt:\n%s", r.AppConfirm)
+	}
+	if !strings.Contains(r.AppMessageConfirm, "This is message text.") || !strings.Contains(r.AppMessageUser, "This is message text.") {
+		t.Errorf("the app's message: confirm %q, shown as %q", r.AppMessageConfirm, r.AppMessageUser)
+	}
+	if !strings.Contains(r.AppLinkConfirm, "https://modelcontextprotocol.io/") || !strings.Contains(r.AppLinkOpen, "a link for the app of basic") || !r.AppLinkRejected {
+		t.Errorf("the app's link: confirm %q, open card %q, the app told it was not opened: %v", r.AppLinkConfirm, r.AppLinkOpen, r.AppLinkRejected)
 	}
 	if r.AppTime3 != "[ERROR]" {
 		t.Errorf("after the denied app call the app shows %q, want its error", r.AppTime3)

@@ -132,6 +132,25 @@ try {
   await time.filter({ hasText: '[ERROR]' }).waitFor();
   obs.appTime3 = await time.innerText();
 
+  step('app message');
+  await app.locator('#send-message-btn').click();
+  await page.waitForSelector('.ask.confirm .app-text');
+  obs.appMessageConfirm = await page.innerText('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="yes"]');
+  await page.waitForSelector('#log .msg.assistant.done:has-text("Thanks for the message from the app")');
+  obs.appMessageUser = await page.innerText('#log .msg.user.from-app');
+
+  step('app link');
+  await app.locator('#open-link-btn').click();
+  await page.waitForSelector('.ask.confirm .url');
+  obs.appLinkConfirm = await page.innerText('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="yes"]');
+  await page.waitForSelector('.ask.open-url');
+  obs.appLinkOpen = await page.innerText('.ask.open-url');
+  await page.click('.ask.open-url button:text("Cancel")');
+  for (let i = 0; i < 100 && !obs.console.some((l) => l.includes('Open link request rejected')); i++) await page.waitForTimeout(100);
+  obs.appLinkRejected = obs.console.some((l) => l.includes('Open link request rejected'));
+
   step('hostile frame');
   obs.hostile = await page.evaluate(async () => {
     const html = `<script>

@@ -333,6 +333,10 @@ function confirmCard(id, p) {
     buttons.append(el('button', {
       type: 'button', class: 'opt-' + o, 'data-answer': o, text: optionLabels[o] || o,
       onclick: () => {
+        if (o === 'yes' && p.kind === 'app_message' && p.app) {
+          // The app's message becomes the user's: show it as such.
+          $('log').append(el('div', { class: 'msg user from-app' }, el('div', { class: 'app-label', text: 'from the app of ' + p.app.server + '/' + p.app.tool }), p.app.text || ''));
+        }
         if (o !== 'deny_with_reason') return answer(id, { answer: o });
         const input = el('input', { type: 'text', class: 'reason-input', placeholder: 'why (the model sees this)' });
         const form = el('form', { class: 'reason-form', onsubmit: (ev) => { ev.preventDefault(); answer(id, { answer: o, reason: input.value }); } },
