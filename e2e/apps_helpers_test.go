@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcp-host/mcp-host/protocol"
@@ -19,10 +20,22 @@ const appsServerHTML = "<!DOCTYPE html><html><body><p>hostile app</p></body></ht
 // spec allows and ones it does not: show (an app with CSP metadata),
 // refresh (app-only), model_only, plain (a UI resource served as
 // text/html) and big (a 3 MiB UI resource). Every tool answers with its
-// name.
-func startAppsServer(t *testing.T) string {
+// name. ext returns the io.modelcontextprotocol/ui settings the last
+// client declared in its handshake (nil when it declared none).
+func startAppsServer(t *testing.T) (url string, ext func() any) {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-apps", Version: "1"}, nil)
+	var mu sync.Mutex
+	var declared any
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-apps", Version: "1"}, &mcp.ServerOptions{
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			declared = nil
+			if caps := req.Session.InitializeParams().Capabilities; caps != nil {
+				declared = caps.Extensions[protocol.AppExtensionID]
+			}
+		},
+	})
 	ui := func(uri string, vis ...string) mcp.Meta {
 		m := map[string]any{}
 		if uri != "" {
@@ -68,7 +81,11 @@ func startAppsServer(t *testing.T) string {
 	}
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close)
-	return hs.URL
+	return hs.URL, func() any {
+		mu.Lock()
+		defer mu.Unlock()
+		return declared
+	}
 }
 
 // appEvent returns the first event of run id of type typ, with its call.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -21,11 +22,12 @@ import (
 func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
 	t.Helper()
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+	hostileURL, declared := startAppsServer(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"basic":   map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
-		"hostile": map[string]any{"transport": "http", "url": startAppsServer(t)},
+		"hostile": map[string]any{"transport": "http", "url": hostileURL},
 	}}})
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
@@ -62,6 +64,10 @@ func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
 		}
 		return ready == 2
 	})
+	// The handshake declared the extension, as the spec says a host does.
+	if ext, ok := declared().(map[string]any); !ok || !reflect.DeepEqual(ext["mimeTypes"], []any{protocol.AppMIMEType}) {
+		t.Errorf("the server saw extension settings %#v, want mimeTypes [%s]", declared(), protocol.AppMIMEType)
+	}
 	return h, protocol.NewAppCaller(h.conn), ctx
 }
 
@@ -316,7 +322,7 @@ func TestMCPAppsWithoutConfirm(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"hostile": map[string]any{"transport": "http", "url": startAppsServer(t)},
+		"hostile": map[string]any{"transport": "http", "url": firstOf(startAppsServer(t))},
 	}}})
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
@@ -401,3 +407,6 @@ func TestMCPAppsPreact(t *testing.T) {
 		t.Errorf("preact page: mime %q, %d bytes, want %d", c.MIMEType, len(c.Text), len(want))
 	}
 }
+
+// firstOf returns the first of two results.
+func firstOf[T, U any](v T, _ U) T { return v }
