@@ -22,9 +22,20 @@ func (c *cli) call(args []string) int {
 	argsJSON := fs.String("args", "{}", "tool arguments as a JSON object")
 	yes := fs.Bool("yes", false, "allow the call without asking")
 	asJSON := fs.Bool("json", false, "print the raw result as JSON")
+	var allow, deny multiFlag
+	fs.Var(&allow, "allow", "allow rule server/tool (globs), repeatable, as for host serve")
+	fs.Var(&deny, "deny", "deny rule server/tool (globs), repeatable; wins over --allow, --yes and remembered answers")
 	pos, code := c.parseFlags(fs, args)
 	if code >= 0 {
 		return code
+	}
+	var rules callRules
+	var err error
+	if rules.allow, err = parseRules("--allow", allow); err != nil {
+		return c.failf(exitUsage, "call: %v", err)
+	}
+	if rules.deny, err = parseRules("--deny", deny); err != nil {
+		return c.failf(exitUsage, "call: %v", err)
 	}
 	if len(pos) != 2 {
 		return c.failf(exitUsage, "call: want <server-id> <tool>")
@@ -36,7 +47,7 @@ func (c *cli) call(args []string) int {
 		return c.failf(exitUsage, "call: tool names with control or invisible characters are never called (stripped, this one reads %q)", termsafe.Line(tool))
 	}
 	var obj map[string]any
-	if err := json.Unmarshal([]byte(*argsJSON), &obj); err != nil {
+	if err = json.Unmarshal([]byte(*argsJSON), &obj); err != nil {
 		return c.failf(exitUsage, "call: --args must be a JSON object: %v", err)
 	}
 	e, _, err := c.entry(id)
@@ -69,7 +80,7 @@ func (c *cli) call(args []string) int {
 	if err != nil {
 		return c.failf(exitFailure, "call: %v", err)
 	}
-	gate, err := c.callGate(e, *yes)
+	gate, err := c.callGate(e, *yes, rules)
 	if err != nil {
 		return c.failf(exitFailure, "call: %v", err)
 	}
@@ -78,6 +89,9 @@ func (c *cli) call(args []string) int {
 		return c.failf(exitDenied, "call: %v", err)
 	}
 	if !v.Allow {
+		if v.By == permission.ByDenyRule {
+			return c.failf(exitDenied, "call: %s (--deny)", v.Reason)
+		}
 		if v.By == permission.ByPolicy {
 			return c.failf(exitDenied, "call: refusing to call without confirmation: no terminal to ask on (pass --yes to allow)")
 		}
@@ -111,14 +125,21 @@ func (s serverTool) CallTool(ctx context.Context, tool string, args any) (*mcp.C
 	return s.m.CallTool(ctx, s.server, tool, args)
 }
 
+// callRules are the --deny and --allow rules of one `host mcp call`.
+type callRules struct{ deny, allow []permission.Rule }
+
 // callGate is the permission gate of `host mcp call`, deciding as it does
-// for host serve and host chat: trust from the global config, "always
-// allow" answers remembered in the permissions file next to the global
-// config, and a confirmation on the terminal when there is one. --yes
-// answers the confirmation with allow once. Without a terminal and without
-// --yes, only trust and remembered answers can allow a call.
-func (c *cli) callGate(e config.ServerEntry, yes bool) (*permission.Gate, error) {
+// for host serve and host chat: deny rules, then allow rules (--deny and
+// --allow, as host serve takes them), trust from the global config,
+// "always allow" answers remembered in the permissions file next to the
+// global config, and a confirmation on the terminal when there is one.
+// --yes answers the confirmation with allow once; a deny rule refuses the
+// call before any of that. Without a terminal and without --yes, only
+// rules, trust and remembered answers can allow a call.
+func (c *cli) callGate(e config.ServerEntry, yes bool, rules callRules) (*permission.Gate, error) {
 	opts := permission.Options{
+		Deny:           rules.deny,
+		Allow:          rules.allow,
 		Trusted:        func(string) bool { return e.Trusted() },
 		Identity:       func(string) permission.Identity { return runtime.IdentityOf(e) },
 		NonInteractive: permission.PolicyRulesOnly,
