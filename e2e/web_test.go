@@ -89,6 +89,8 @@ type webResult struct {
 	AppMessageConfirm, AppMessageUser string
 	AppLinkConfirm, AppLinkOpen       string
 	AppLinkRejected                   bool
+	PreactTime                        string
+	Frames                            []string
 	Hostile                           map[string]any
 }
 
@@ -110,6 +112,7 @@ func TestWebUIInChromium(t *testing.T) {
 	testenv.Require(t, "npm playwright-core in e2e/node", err)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+	preact := testenv.NodeBin(t, "mcp-server-basic-preact")
 	demoEnv, err := servers.Start(context.Background(), servers.Options{AutoApprove: true})
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +124,7 @@ func TestWebUIInChromium(t *testing.T) {
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"everything": map[string]any{"transport": "stdio", "command": everything[0], "args": append(everything[1:], "stdio")},
 		"basic":      map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
+		"preact":     map[string]any{"transport": "stdio", "command": preact[0], "args": append(preact[1:], "--stdio")},
 		"notes":      map[string]any{"transport": "http", "url": demoEnv.MCPURL},
 	}}})
 	// A server the project's own file defines: it waits for approval.
@@ -138,6 +142,8 @@ func TestWebUIInChromium(t *testing.T) {
 		{"text": "Here is the time.", "calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
 		{"text": "The app shows the server's time."},
 		{"text": "Thanks for the message from the app."},
+		{"calls": []map[string]any{{"name": adapter.PublicName("preact", "get-time"), "args": map[string]any{}}}},
+		{"text": "The preact app shows it too."},
 	})
 	w := startWeb(t, config, script)
 
@@ -164,7 +170,7 @@ func TestWebUIInChromium(t *testing.T) {
 	if r.Cookie == nil || !r.Cookie.HTTPOnly || r.Cookie.SameSite != "Strict" {
 		t.Errorf("cookie: %+v", r.Cookie)
 	}
-	if len(r.Servers) != 4 || !strings.Contains(strings.Join(r.Servers, "\n"), "basic ready") {
+	if len(r.Servers) != 5 || !strings.Contains(strings.Join(r.Servers, "\n"), "basic ready") {
 		t.Errorf("/mcp rows: %q", r.Servers)
 	}
 	if !strings.Contains(r.Approval, "demo-stdio-server") {
@@ -203,6 +209,9 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 	if !strings.Contains(r.AppLinkConfirm, "https://modelcontextprotocol.io/") || !strings.Contains(r.AppLinkOpen, "a link for the app of basic") || !r.AppLinkRejected {
 		t.Errorf("the app's link: confirm %q, open card %q, the app told it was not opened: %v", r.AppLinkConfirm, r.AppLinkOpen, r.AppLinkRejected)
+	}
+	if !isTime.MatchString(r.PreactTime) || len(r.Frames) != 2 || r.Frames[0] != r.Frames[1] || strings.HasPrefix(w.address, r.Frames[0]) {
+		t.Errorf("the preact app: time %q, frames on %q (page %s)", r.PreactTime, r.Frames, w.address)
 	}
 	if r.AppTime3 != "[ERROR]" {
 		t.Errorf("after the denied app call the app shows %q, want its error", r.AppTime3)

@@ -45,6 +45,7 @@ try {
   await page.click('#tab-mcp');
   await page.waitForSelector('tr[data-server="everything"] td.state:text("ready")', { timeout: 90_000 });
   await page.waitForSelector('tr[data-server="basic"] td.state:text("ready")', { timeout: 90_000 });
+  await page.waitForSelector('tr[data-server="preact"] td.state:text("ready")', { timeout: 90_000 });
   await page.waitForSelector('tr[data-server="notes"] td.state:text("auth_required")', { timeout: 90_000 });
   await page.waitForSelector('tr[data-server="proj"] td.state:text("approval_required")');
   obs.servers = await page.$$eval('#servers tbody tr', (rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ')));
@@ -150,6 +151,16 @@ try {
   await page.click('.ask.open-url button:text("Cancel")');
   for (let i = 0; i < 100 && !obs.console.some((l) => l.includes('Open link request rejected')); i++) await page.waitForTimeout(100);
   obs.appLinkRejected = obs.console.some((l) => l.includes('Open link request rejected'));
+
+  step('second app');
+  await prompt('and in preact?');
+  await page.waitForSelector('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="allow_once"]');
+  await page.waitForSelector('#log .msg.assistant.done:has-text("The preact app shows it too")');
+  const preact = page.frameLocator('iframe.app-frame').nth(1);
+  await preact.locator('code').filter({ hasText: /^\d{4}-\d\d-\d\dT/ }).waitFor();
+  obs.preactTime = await preact.locator('code').innerText();
+  obs.frames = await page.$$eval('iframe.app-frame', (fs) => fs.map((f) => new URL(f.src).origin));
 
   step('hostile frame');
   obs.hostile = await page.evaluate(async () => {
