@@ -144,5 +144,27 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 	if took > 3*time.Second {
 		t.Errorf("test of %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
 	}
-	t.Logf("tools: %s; test (all): %s", toolsTook.Round(time.Millisecond), took.Round(time.Millisecond))
+	testTook := took
+	// host mcp list --status connects them all at once too.
+	out, errOut, code, took = timedRun(t, h, "mcp", "list", "--status", "--json")
+	var rows []struct {
+		ID    string `json:"id"`
+		State string `json:"state"`
+		Tools *int   `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != n {
+		t.Fatalf("list --status --json: code %d, %v\n%s%s", code, err, out, errOut)
+	}
+	for _, r := range rows {
+		if r.State != "ready" || r.Tools == nil || *r.Tools == 0 {
+			t.Errorf("list --status: %s is %q with tools %v, want ready with its tools", r.ID, r.State, r.Tools)
+		}
+	}
+	if took > 3*time.Second {
+		t.Errorf("list --status of %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
+	}
+	if out, _, _, _ := timedRun(t, h, "mcp", "list", "--status"); !strings.Contains(out, "ready (2 tools)") {
+		t.Errorf("list --status does not show the state and tool count:\n%s", out)
+	}
+	t.Logf("tools: %s; test (all): %s; list --status: %s", toolsTook.Round(time.Millisecond), testTook.Round(time.Millisecond), took.Round(time.Millisecond))
 }

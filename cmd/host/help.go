@@ -28,7 +28,7 @@ var commands = map[string]command{
 		`host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"`,
 		"host mcp add docs -s project https://example.com/mcp",
 	}},
-	"host mcp list":    {"host mcp list [--scope effective|project|global] [--json]", "the configured servers, where each is defined, and config problems", []string{"host mcp list --json"}},
+	"host mcp list":    {"host mcp list [--scope effective|project|global] [--status] [--json]", "the configured servers, where each is defined, and config problems; --status connects every enabled server, all at once, and shows its state", []string{"host mcp list --json", "host mcp list --status"}},
 	"host mcp get":     {"host mcp get <id> [--json]", "live status and detail of one server: state, protocol, tools, token storage, last error", []string{"host mcp get memory"}},
 	"host mcp remove":  {"host mcp remove <id> [--scope project|global]", "remove a server (and forget its stored credentials)", []string{"host mcp remove memory"}},
 	"host mcp enable":  {"host mcp enable <id> [--scope project|global]", "turn a server on", []string{"host mcp enable memory"}},

@@ -19,12 +19,19 @@ func (c *cli) list(args []string) int {
 	fs := newFlagSet("list", c.stderr)
 	scope := fs.String("scope", "effective", "effective, project or global")
 	asJSON := fs.Bool("json", false, "JSON output")
+	status := fs.Bool("status", false, "connect every enabled server (all at once) and show its state")
 	if _, code := c.parseFlags(fs, args); code >= 0 {
 		return code
 	}
 	eff, err := c.load()
 	if err != nil {
 		return c.failf(exitUsage, "list: %v", err)
+	}
+	var states map[string]runtime.Status
+	if *status {
+		var m *runtime.Manager
+		m, states = c.connectAll(eff.Servers, *scope)
+		defer m.Close()
 	}
 	rows := []jsonServer{}
 	targets := map[string]string{}
@@ -43,10 +50,16 @@ func (c *cli) list(args []string) int {
 			r.Approval = approvalLabel(c.approvals(), e.DefinedPath, e.ID, e.Definition())
 		}
 		r.Warnings = e.Warnings()
+		if st, ok := states[e.ID]; ok {
+			setState(&r, st)
+		}
 		rows = append(rows, r)
 	}
 	if *asJSON {
 		return c.writeJSON(rows)
+	}
+	if *status {
+		return c.printStatusList(rows, targets)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintf(c.stdout, "no MCP servers configured (global %s, project %s)\n", c.global, c.project)

@@ -16,8 +16,8 @@ import (
 // titles to one line for UIs that print them as they are.
 
 // jsonServer is one server of "host mcp list --json": the configuration
-// side of [protocol.ServerStatus] (list does not connect, so there is no
-// state), with where the server is as in [protocol.ServerDetail].
+// side of [protocol.ServerStatus] (list connects only with --status, which
+// adds the state), with where the server is as in [protocol.ServerDetail].
 type jsonServer struct {
 	ID        string `json:"id"`
 	Transport string `json:"transport"`
@@ -36,6 +36,11 @@ type jsonServer struct {
 	// approved, denied or changed.
 	Approval string   `json:"approval,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// State, Tools and LastError are set by --status, which connects:
+	// the fields of [protocol.ServerStatus] of the same names.
+	State     string `json:"state,omitempty"`
+	Tools     *int   `json:"tools,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // jsonDetail is "host mcp get --json": [protocol.ServerDetail] and the
