@@ -158,9 +158,10 @@ func BenchmarkCatalog10k(b *testing.B) {
 	})
 }
 
-// BenchmarkConnectStateless compares, in one run, connect + tools/list to
-// a stateless (2026-07-28) go-sdk server with a bare go-sdk client and with
-// session.Connect, which also keeps the catalog fresh on list_changed.
+// BenchmarkConnectStateless compares, in one run, connect + tools/list +
+// close to a stateless (2026-07-28) go-sdk server with a bare go-sdk
+// client, the same with a tool-list-changed handler, and session.Connect,
+// which keeps the catalog fresh on list_changed (so it subscribes).
 func BenchmarkConnectStateless(b *testing.B) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "stateless", Version: "1"}, nil)
 	for i := range 5 {
@@ -171,12 +172,12 @@ func BenchmarkConnectStateless(b *testing.B) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	b.Cleanup(srv.Close)
-	b.Run("bare-go-sdk", func(b *testing.B) {
+	bare := func(b *testing.B, opts *mcp.ClientOptions) {
 		b.ReportAllocs()
 		cpu := startCPU()
 		defer cpu.report(b)
 		for b.Loop() {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil).
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, opts).
 				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -190,6 +191,12 @@ func BenchmarkConnectStateless(b *testing.B) {
 			}
 			cs.Close()
 		}
+	}
+	b.Run("bare-go-sdk", func(b *testing.B) { bare(b, nil) })
+	// The SDK with a tool-list-changed handler, as the session has one:
+	// its Connect opens the subscriptions/listen stream and waits for it.
+	b.Run("bare-go-sdk+list-changed", func(b *testing.B) {
+		bare(b, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}})
 	})
 	b.Run("session", func(b *testing.B) {
 		b.ReportAllocs()

@@ -100,6 +100,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		},
 	})
 	s.client.AddSendingMiddleware(traceRequests(o.ID))
+	s.client.AddSendingMiddleware(s.listenInBackground) // listen.go
 	ctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	cs, proc, info, err := s.dial(ctx, o.ProtocolVersion)

@@ -1,0 +1,61 @@
+package session
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// listenInBackground is a sending middleware that lets a 2026-07-28
+// (stateless) connection open its subscriptions/listen stream without
+// waiting for it.
+//
+// With a tool-list-changed handler set, the SDK's Connect opens that stream
+// after server/discover and returns only when the server has acknowledged
+// it: one more round trip before the first tools/list can even be sent,
+// which made connecting to a stateless server take 1.74x the bare SDK's
+// connect and list. The stream is the same here, opened at the same point,
+// but Connect goes on at once and the first tools/list travels while the
+// server sets the stream up.
+//
+// The catalog still learns of every change the stream reports. A change
+// made between the server's answer to the first tools/list and its
+// acknowledgement of the stream could be missed, so when the acknowledgement
+// comes after that answer was taken (the session is already installed),
+// the catalog is refreshed once more. Resource subscriptions
+// (ClientSession.Subscribe) keep the SDK's behaviour: their errors are the
+// caller's.
+func (s *Session) listenInBackground(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "subscriptions/listen" || !listChangesOnly(req) {
+			return next(ctx, method, req)
+		}
+		cs, _ := req.GetSession().(*mcp.ClientSession)
+		go func() {
+			if _, err := next(ctx, method, req); err != nil {
+				if ctx.Err() == nil {
+					s.opts.Logger.Warn("could not subscribe to list changes; the tool catalog will not follow the server's changes",
+						"server", s.opts.ID, "err", clean(err))
+				}
+				return
+			}
+			s.mu.Lock()
+			listed := cs != nil && s.cs == cs && !s.closing
+			s.mu.Unlock()
+			if listed {
+				s.scheduleRefresh()
+			}
+		}()
+		return &mcp.SubscriptionsListenResult{}, nil
+	}
+}
+
+// listChangesOnly reports whether a subscriptions/listen request asks only
+// for list-changed notifications, as the SDK's Connect sends it.
+func listChangesOnly(req mcp.Request) bool {
+	if req == nil {
+		return false
+	}
+	p, ok := req.GetParams().(*mcp.SubscriptionsListenParams)
+	return ok && p != nil && p.Notifications != nil && len(p.Notifications.ResourceSubscriptions) == 0
+}
