@@ -20,14 +20,15 @@ func catalogBare(ctx context.Context, url string) (childResult, error) {
 		return childResult{}, fmt.Errorf("bare go-sdk: connect %s: %w", url, err)
 	}
 	defer cs.Close()
-	n := 0
-	for _, err := range cs.Tools(ctx, nil) {
+	// Kept, as a client keeps the catalog it offers.
+	var tools []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
 			return childResult{}, fmt.Errorf("bare go-sdk: list tools: %w", err)
 		}
-		n++
+		tools = append(tools, t)
 	}
-	return childResult{NS: int64(time.Since(start)), Tools: n}, nil
+	return childResult{NS: int64(time.Since(start)), Tools: len(tools)}, nil
 }
 
 // catalogHost connects mcp-host's manager to the server and adapts its

@@ -9,12 +9,17 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
 
 // childEnv names the child mode a bench binary runs in (see [RunChild]).
 const childEnv = "MCPHOST_BENCH_CHILD"
+
+// cpuProfileEnv, when set in a measuring child's environment, names a file
+// for its CPU profile (to look into a slow row by hand).
+const cpuProfileEnv = "MCPHOST_BENCH_CPUPROFILE"
 
 // childResult is what a measuring child prints on stdout as JSON.
 type childResult struct {
@@ -41,6 +46,17 @@ func RunChild() bool {
 func runChild(mode string, args []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	if path := os.Getenv(cpuProfileEnv); path != "" && mode != "serve" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var (
 		res childResult
 		err error

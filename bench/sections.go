@@ -201,17 +201,19 @@ func runOneShot(cfg *Config, t *Table) error {
 		func() (time.Duration, error) {
 			return oneShot(host, env, dir, "mcp", "call", "bench", "echo", "--args", `{"text":"hello"}`, "--yes")
 		},
+		// The host binary's start and exit alone, to tell its package
+		// initialization from the call's work.
+		func() (time.Duration, error) { return oneShot(host, env, dir, "version") },
 	}
 	for _, run := range runs { // warm the page cache
 		if _, err := run(); err != nil {
 			return err
 		}
 	}
-	var abs [2][]float64
-	var ratio []float64
+	var abs, ratio [3][]float64
 	for r := range cfg.OneShotRounds {
-		var d [2]float64
-		for _, i := range rotate(2, r) {
+		var d [3]float64
+		for _, i := range rotate(len(runs), r) {
 			v, err := runs[i]()
 			if err != nil {
 				return err
@@ -219,11 +221,13 @@ func runOneShot(cfg *Config, t *Table) error {
 			d[i] = float64(v)
 			abs[i] = append(abs[i], d[i])
 		}
-		ratio = append(ratio, d[1]/d[0])
+		for i := range d {
+			ratio[i] = append(ratio[i], d[i]/d[0])
+		}
 	}
-	t.OneShot = []OneShotRow{
-		{Program: "one-shot go-sdk program (bench/cmd/sdkcall)", Ratio: 1, Abs: time.Duration(median(abs[0]))},
-		{Program: "host mcp call (HTTP, --yes)", Ratio: median(ratio), Abs: time.Duration(median(abs[1]))},
+	names := []string{"one-shot go-sdk program (bench/cmd/sdkcall)", "host mcp call (HTTP, --yes)", "host version (start and exit only)"}
+	for i, name := range names {
+		t.OneShot = append(t.OneShot, OneShotRow{Program: name, Ratio: median(ratio[i]), Abs: time.Duration(median(abs[i]))})
 	}
 	return nil
 }
