@@ -271,6 +271,9 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 		o.IDTokenFile, o.IDPIssuer, o.IDPTokenURL = oc.IDTokenFile, oc.IDPIssuer, oc.IDPTokenURL
 		o.IDPClientID, o.IDPClientSecret = oc.IDPClientID, oc.IDPClientSecret
 	}
+	if o.ClientMetadataURL == "" && o.ClientID == "" {
+		o.ClientMetadataURL = sv.m.opts.ClientMetadataURL
+	}
 	// The status follows the credentials: a background refresh moves
 	// "token valid until", a rejection shows at once.
 	o.OnChange = func() { go sv.refreshAuth() }

@@ -39,6 +39,12 @@ type ManagerOptions struct {
 	MinBackoff, MaxBackoff time.Duration
 	// ClientInfo is sent in handshakes.
 	ClientInfo *mcp.Implementation
+	// ClientMetadataURL is the https URL of the embedding application's
+	// OAuth Client ID Metadata Document. It is the client_id at every
+	// authorization server that supports such documents, for each server
+	// without its own oauth.client_metadata_url or oauth.client_id, so that
+	// nothing is registered there; elsewhere registration goes on as before.
+	ClientMetadataURL string
 	// Logger receives debug logs; nil discards them.
 	Logger *slog.Logger
 

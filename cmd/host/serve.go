@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -83,8 +84,13 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var allow, deny multiFlag
 	fs.Var(&allow, "allow", "allow rule server/tool (globs), repeatable")
 	fs.Var(&deny, "deny", "deny rule server/tool (globs), repeatable")
+	clientMetadata := fs.String("client-metadata-url", os.Getenv("MCP_HOST_CLIENT_METADATA_URL"), "https URL of the embedding application's OAuth Client ID Metadata Document, used as client_id where the authorization server supports it instead of registering ($MCP_HOST_CLIENT_METADATA_URL)")
 	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
 		return code
+	}
+	if err := checkClientMetadataURL(*clientMetadata); err != nil {
+		fmt.Fprintf(stderr, "host serve: --client-metadata-url: %v\n", err)
+		return exitUsage
 	}
 	prov, model, err := mf.provider()
 	if err != nil {
@@ -115,7 +121,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second}
+	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second, ClientMetadataURL: *clientMetadata}
 	if store, err := openTokenStore(global, func(w string) { logger.Warn(w) }); err != nil {
 		logger.Error("token store unavailable; tokens are kept in memory for this process", "error", err)
 	} else {
@@ -157,4 +163,18 @@ func parseRules(flagName string, vals []string) ([]permission.Rule, error) {
 		out = append(out, permission.Rule{Server: server, Tool: tool})
 	}
 	return out, nil
+}
+
+// checkClientMetadataURL accepts what may be a Client ID Metadata
+// Document's URL, the client_id itself: empty (none), or https with a host
+// and a path.
+func checkClientMetadataURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" || u.Fragment != "" {
+		return fmt.Errorf("%q is not an https URL with a path (a Client ID Metadata Document's URL is the client_id)", raw)
+	}
+	return nil
 }
