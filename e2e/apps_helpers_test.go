@@ -56,6 +56,7 @@ func startAppsServer(t *testing.T) (url string, ext func() any) {
 		{Name: "model_only", Description: "for the model alone", Meta: ui("", "model")},
 		{Name: "plain", Description: "an app served with the wrong MIME type", Meta: ui("ui://hostile/plain.html")},
 		{Name: "big", Description: "an app over the size bound", Meta: ui("ui://hostile/big.html")},
+		{Name: "listed", Description: "an app whose metadata is on its resources/list entry", Meta: ui("ui://hostile/listed.html")},
 	}
 	for _, tl := range tools {
 		name := tl.Name
@@ -69,13 +70,17 @@ func startAppsServer(t *testing.T) (url string, ext func() any) {
 			"permissions": map[string]any{"clipboardWrite": map[string]any{}},
 			"domain":      "hostile.example", "prefersBorder": false,
 		}}},
-		"ui://hostile/plain.html": {MIMEType: "text/html", Text: "<p>not an app</p>"},
-		"ui://hostile/big.html":   {MIMEType: protocol.AppMIMEType, Text: "<!DOCTYPE html>" + strings.Repeat("x", 3<<20)},
-		"ui://hostile/data.json":  {MIMEType: "application/json", Text: `{"n":1}`},
+		"ui://hostile/plain.html":  {MIMEType: "text/html", Text: "<p>not an app</p>"},
+		"ui://hostile/big.html":    {MIMEType: protocol.AppMIMEType, Text: "<!DOCTYPE html>" + strings.Repeat("x", 3<<20)},
+		"ui://hostile/data.json":   {MIMEType: "application/json", Text: `{"n":1}`},
+		"ui://hostile/listed.html": {MIMEType: protocol.AppMIMEType, Text: appsServerHTML},
 	}
+	// Metadata on a resources/list entry (as the SDK's registerAppResource
+	// puts it) rather than on the content.
+	listed := map[string]mcp.Meta{"ui://hostile/listed.html": {"ui": map[string]any{"csp": map[string]any{"connectDomains": []any{"https://listed.example.com"}}}}}
 	for uri, c := range resources {
 		c.URI = uri
-		srv.AddResource(&mcp.Resource{URI: uri, Name: uri, MIMEType: c.MIMEType}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		srv.AddResource(&mcp.Resource{URI: uri, Name: uri, MIMEType: c.MIMEType, Meta: listed[uri]}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 		})
 	}

@@ -260,6 +260,12 @@ func TestMCPAppsHostile(t *testing.T) {
 			c.UI.Permissions.Camera || c.UI.Domain != "hostile.example" || c.UI.PrefersBorder == nil || *c.UI.PrefersBorder {
 			t.Errorf("resource = %+v, ui %+v", c, c.UI)
 		}
+		listed := open("listed")
+		res, err = apps.AppReadResource(ctx, &protocol.AppReadResourceParams{AppID: listed.ID})
+		if err != nil || res.Contents[0].UI == nil || res.Contents[0].UI.CSP == nil ||
+			!slices.Equal(res.Contents[0].UI.CSP.ConnectDomains, []string{"https://listed.example.com"}) {
+			t.Errorf("metadata from the resources/list entry: %+v, %v", res, err)
+		}
 	})
 
 	t.Run("visibility", func(t *testing.T) {

@@ -214,3 +214,31 @@ func TestRegistry(t *testing.T) {
 		t.Error("Close twice")
 	}
 }
+
+// listingReader also lists resources, with _meta.ui on the listing entry.
+type listingReader struct {
+	*reader
+	list []*mcp.Resource
+}
+
+func (l listingReader) ListResources(context.Context) ([]*mcp.Resource, error) { return l.list, nil }
+
+// Without _meta.ui on the content, the resource's entry in resources/list
+// gives it; the content's own _meta.ui wins when both have one.
+func TestFetchListedUIMeta(t *testing.T) {
+	ctx := context.Background()
+	listed := []*mcp.Resource{{URI: "ui://other"}, {URI: ref.URI, Meta: mcp.Meta{"ui": map[string]any{"domain": "listed.example"}}}}
+	res, err := Fetch(ctx, listingReader{html(ref.URI, MIMEType, "<p>", nil), listed}, ref, 0)
+	if err != nil || res.UI == nil || res.UI.Domain != "listed.example" {
+		t.Errorf("listing fallback: %+v, %v", res, err)
+	}
+	own := html(ref.URI, MIMEType, "<p>", mcp.Meta{"ui": map[string]any{"domain": "content.example"}})
+	res, err = Fetch(ctx, listingReader{own, listed}, ref, 0)
+	if err != nil || res.UI == nil || res.UI.Domain != "content.example" {
+		t.Errorf("content first: %+v, %v", res, err)
+	}
+	res, err = Fetch(ctx, listingReader{html(ref.URI, MIMEType, "<p>", nil), listed[:1]}, ref, 0)
+	if err != nil || res.UI != nil {
+		t.Errorf("no meta anywhere: %+v, %v", res, err)
+	}
+}

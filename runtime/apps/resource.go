@@ -140,7 +140,14 @@ func Fetch(ctx context.Context, r Reader, ref Ref, max int) (*Resource, error) {
 		return nil, fail(ErrNoContent, "the HTML is not valid UTF-8; refused")
 	}
 	out := &Resource{Ref: ref, MIMEType: c.MIMEType, HTML: html}
-	if ui, ok := c.Meta["ui"]; ok && ui != nil {
+	ui, ok := c.Meta["ui"]
+	if !ok || ui == nil {
+		// The resource's entry in resources/list may carry it instead
+		// (the SDK's registerAppResource puts it there); the content's
+		// own _meta.ui takes precedence.
+		ui = listedUI(ctx, r, ref.URI)
+	}
+	if ui != nil {
 		raw, err := json.Marshal(ui)
 		if err == nil {
 			out.UI = new(UIMeta)
@@ -151,6 +158,30 @@ func Fetch(ctx context.Context, r Reader, ref Ref, max int) (*Resource, error) {
 		}
 	}
 	return out, nil
+}
+
+// A Lister lists a server's resources (a *session.Session does).
+type Lister interface {
+	ListResources(ctx context.Context) ([]*mcp.Resource, error)
+}
+
+// listedUI returns the _meta.ui of uri's entry in the server's resource
+// list, or nil: when r cannot list, the list fails, or the entry has none.
+func listedUI(ctx context.Context, r Reader, uri string) any {
+	l, ok := r.(Lister)
+	if !ok {
+		return nil
+	}
+	list, err := l.ListResources(ctx)
+	if err != nil {
+		return nil
+	}
+	for _, res := range list {
+		if res != nil && res.URI == uri {
+			return res.Meta["ui"]
+		}
+	}
+	return nil
 }
 
 // IsUIURI reports whether uri uses the ui:// scheme.
