@@ -10,6 +10,10 @@ import (
 // about a tool call of the run (Call and Progress are set).
 const EventProgress = "progress"
 
+// EventTask is the agent.event type of a change in the state of the task
+// a server made of a tool call of the run (Call and Task are set).
+const EventTask = "task"
+
 // MethodToolProgress is the notification of a server's progress report
 // about a direct tool.call (ToolProgressParams).
 const MethodToolProgress = "tool.progress"
@@ -36,8 +40,33 @@ type ToolProgressParams struct {
 	RequestID any    `json:"request_id"`
 	Server    string `json:"server"`
 	Tool      string `json:"tool"`
-	// Progress is the report.
-	Progress Progress `json:"progress"`
+	// Progress is a progress report; absent on a task report.
+	Progress *Progress `json:"progress,omitempty"`
+	// Task is the new state of the task the server made of the call
+	// (the MCP tasks extension); absent on a progress report.
+	Task *TaskState `json:"task,omitempty"`
+}
+
+// Task statuses (TaskState.Status), as the MCP tasks extension names them.
+const (
+	TaskWorking       = "working"
+	TaskInputRequired = "input_required"
+	TaskCompleted     = "completed"
+	TaskFailed        = "failed"
+	TaskCancelled     = "cancelled"
+)
+
+// TaskState is the state of the task a server made of a tool call (the
+// MCP tasks extension, SEP-2663): the runtime follows the task to its end
+// and reports each change; the call's result comes as usual.
+type TaskState struct {
+	// ID is the server's id of the task.
+	ID string `json:"id"`
+	// Status is one of the Task* constants.
+	Status string `json:"status"`
+	// Message is the server's words about it: one line, stripped, at
+	// most 256 characters (server-controlled text nonetheless).
+	Message string `json:"message,omitempty"`
 }
 
 // ToolProgressHandler is implemented by a [Client] that wants the

@@ -370,6 +370,8 @@ type AgentEventParams struct {
 	Status string `json:"status,omitempty"`
 	// Progress is the server's report of a progress event (EventProgress).
 	Progress *Progress `json:"progress,omitempty"`
+	// Task is the new state of a task event (EventTask).
+	Task *TaskState `json:"task,omitempty"`
 }
 
 // ToolCallInfo is a model's tool call with its origin.

@@ -22,6 +22,10 @@ type ToolProgress struct {
 	// Progress is the report, checked, stripped and rate-limited by the
 	// session (see session.WithProgress).
 	Progress session.Progress
+	// Task, when set, makes this a report of the state of the task the
+	// server made of the call (the tasks extension; see
+	// session.WithTaskState) instead of a progress report.
+	Task *session.TaskState
 }
 
 // progressRouter ties the MCP calls of one run to the model's call ids.
@@ -86,7 +90,13 @@ func withCallProgress(ctx context.Context, server, tool string, args any) contex
 		r.calls[k] = q[1:]
 	}
 	r.mu.Unlock()
+	ctx = session.WithTaskState(ctx, func(st session.TaskState) {
+		c := c
+		c.Task = &st
+		r.fn(c)
+	})
 	return session.WithProgress(ctx, func(p session.Progress) {
+		c := c
 		c.Progress = p
 		r.fn(c)
 	})

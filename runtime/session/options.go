@@ -91,6 +91,11 @@ type Options struct {
 	// RequestTimeout bounds every request unless the caller's context ends
 	// sooner. On expiry the request is cancelled with notifications/cancelled.
 	RequestTimeout time.Duration
+	// TaskTimeout bounds a tool call the server turned into a task (the
+	// tasks extension), from the call to the task's end, instead of
+	// RequestTimeout, which bounds each of its requests; zero means
+	// [DefaultTaskTimeout]. Expiry cancels the task (tasks/cancel).
+	TaskTimeout time.Duration
 
 	// MaxResponseBytes bounds what the session reads of any one HTTP
 	// answer, counted after decompression while it is read: a JSON answer,

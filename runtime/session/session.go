@@ -88,7 +88,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
 		LoggingMessageHandler:      s.keepLog,
-		Capabilities:               withApps(clientCapabilities()),
+		Capabilities:               withTasks(withApps(clientCapabilities())), // tasks.go
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			s.scheduleRefresh()
 		},
@@ -370,6 +370,9 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.Cal
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	endProgress := s.prog.attach(ctx, params) // see WithProgress
 	defer endProgress()
+	if s.offersTasks() {
+		return s.callToolTask(ctx, params) // tasks.go
+	}
 	err := s.do(ctx, "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
 		res, err = cs.CallTool(ctx, params)

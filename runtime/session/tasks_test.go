@@ -1,0 +1,168 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/session"
+)
+
+// taskServer is a Streamable HTTP MCP server, written out by hand, that
+// offers the tasks extension (SEP-2663): tools/call of "slow" answers
+// with a task when the request declares the extension, tasks/get reports
+// it working for `polls` polls and then completed (or whatever finish
+// says), and tasks/cancel is recorded.
+type taskServer struct {
+	url string
+	mu  sync.Mutex
+	// polls is how many tasks/get answer working before the end.
+	polls     int
+	gets      int
+	cancelled []string
+	declared  bool // the last tools/call declared the extension
+	// finish is the task's final state (status and the fields of it).
+	finish map[string]any
+}
+
+func newTaskServer(t *testing.T, polls int) *taskServer {
+	t.Helper()
+	ts := &taskServer{polls: polls, finish: map[string]any{"status": "completed", "result": map[string]any{
+		"content": []any{map[string]any{"type": "text", "text": "slow done"}}}}}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Name   string         `json:"name"`
+				TaskID string         `json:"taskId"`
+				Meta   map[string]any `json:"_meta"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := ts.answer(req.Method, req.Params.Name, req.Params.TaskID, req.Params.Meta)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+	})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ts.url = srv.URL
+	return ts
+}
+
+func (ts *taskServer) answer(method, tool, taskID string, meta map[string]any) any {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	task := func(status string) map[string]any {
+		return map[string]any{"taskId": "task-1", "status": status, "statusMessage": "step \x1b[2J" + status,
+			"createdAt": "2026-11-23T10:00:00Z", "lastUpdatedAt": "2026-11-23T10:00:00Z", "ttlMs": 60000, "pollIntervalMs": 10}
+	}
+	switch method {
+	case "initialize":
+		return map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "tasks", "version": "1"},
+			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.TasksExtension: map[string]any{}}}}
+	case "tools/list":
+		return map[string]any{"tools": []any{map[string]any{"name": "slow", "inputSchema": map[string]any{"type": "object"}}}}
+	case "tools/call":
+		caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
+		exts, _ := caps["extensions"].(map[string]any)
+		_, ts.declared = exts[session.TasksExtension]
+		if !ts.declared {
+			return map[string]any{"content": []any{map[string]any{"type": "text", "text": "no task"}}}
+		}
+		t := task("working")
+		t["resultType"] = "task"
+		return t
+	case "tasks/get":
+		ts.gets++
+		t := task("working")
+		if ts.gets > ts.polls {
+			for k, v := range ts.finish {
+				t[k] = v
+			}
+		}
+		t["resultType"] = "complete"
+		return t
+	case "tasks/cancel":
+		ts.cancelled = append(ts.cancelled, taskID)
+		return map[string]any{"resultType": "complete"}
+	}
+	return map[string]any{}
+}
+
+func TestTaskFollowedToItsResult(t *testing.T) {
+	ts := newTaskServer(t, 3)
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	var states []session.TaskState
+	ctx := session.WithTaskState(context.Background(), func(st session.TaskState) { states = append(states, st) })
+	res, err := s.CallTool(ctx, "slow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, res); got != "slow done" {
+		t.Errorf("result = %q", got)
+	}
+	if !ts.declared {
+		t.Error("the tools/call did not declare the tasks extension in its _meta")
+	}
+	if ts.gets != 4 {
+		t.Errorf("tasks/get sent %d times, want 4", ts.gets)
+	}
+	if len(states) != 2 || states[0].Status != "working" || states[1].Status != "completed" || states[0].ID != "task-1" {
+		t.Fatalf("states = %+v, want working then completed", states)
+	}
+	if strings.Contains(states[0].Message, "\x1b") || states[0].Message != "step working" {
+		t.Errorf("message not stripped: %q", states[0].Message)
+	}
+}
+
+func TestTaskFailedAndCancelled(t *testing.T) {
+	ts := newTaskServer(t, 0)
+	ts.finish = map[string]any{"status": "failed", "error": map[string]any{"code": -32603, "message": "rate limit"}}
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	if _, err := s.CallTool(context.Background(), "slow", nil); err == nil || !strings.Contains(err.Error(), "failed: rate limit (code -32603)") {
+		t.Errorf("failed task: %v", err)
+	}
+	// The caller gives up: the task is cancelled on the server.
+	ts2 := newTaskServer(t, 1000)
+	s2 := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts2.url})
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := s2.CallTool(ctx, "slow", nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("abandoned task: %v", err)
+	}
+	ts2.mu.Lock()
+	defer ts2.mu.Unlock()
+	if len(ts2.cancelled) != 1 || ts2.cancelled[0] != "task-1" {
+		t.Errorf("tasks/cancel = %v, want [task-1]", ts2.cancelled)
+	}
+	// The task timeout bounds it too.
+	ts3 := newTaskServer(t, 1000)
+	s3 := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts3.url, TaskTimeout: 200 * time.Millisecond})
+	if _, err := s3.CallTool(context.Background(), "slow", nil); err == nil || !strings.Contains(err.Error(), "task timeout") {
+		t.Errorf("timed-out task: %v", err)
+	}
+	// input_required is not answered: the task is cancelled.
+	ts4 := newTaskServer(t, 0)
+	ts4.finish = map[string]any{"status": "input_required", "inputRequests": map[string]any{}}
+	s4 := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts4.url})
+	if _, err := s4.CallTool(context.Background(), "slow", nil); err == nil || !strings.Contains(err.Error(), "needs input") {
+		t.Errorf("input_required task: %v", err)
+	}
+}
