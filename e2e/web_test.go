@@ -90,6 +90,7 @@ type webResult struct {
 	AppLinkConfirm, AppLinkOpen       string
 	AppLinkRejected                   bool
 	PreactTime                        string
+	ElicitForm, ElicitAnswer          string
 	Frames                            []string
 	Hostile                           map[string]any
 }
@@ -139,6 +140,8 @@ func TestWebUIInChromium(t *testing.T) {
 		{"text": "Let me echo that.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "hello from the web"}}}},
 		{"when_result_contains": "Echo: hello from the web", "text": "The server echoed: hello from the web."},
 		{"calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "second"}}}},
+		{"calls": []map[string]any{{"name": adapter.PublicName("everything", "trigger-elicitation-request"), "args": map[string]any{}}}},
+		{"when_result_contains": "Name: Ada", "text": "Thanks, Ada."},
 		{"text": "Here is the time.", "calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
 		{"text": "The app shows the server's time."},
 		{"text": "Thanks for the message from the app."},
@@ -164,6 +167,7 @@ func TestWebUIInChromium(t *testing.T) {
 		t.Fatalf("the browser failed after steps %v: %s\n%v\nlogin landing: %s\nconsole: %s\n%s", r.Steps, r.Error, runErr, r.LoginLanding, strings.Join(r.Console, "\n"), out)
 	}
 
+	t.Logf("browser steps: %v", r.Steps)
 	if strings.Contains(r.CleanURL, "key=") || !strings.HasSuffix(r.CleanURL, "/") {
 		t.Errorf("the page stayed on %s, want the clean address", r.CleanURL)
 	}
@@ -196,6 +200,9 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 	if r.FrameSandbox != "allow-scripts" || strings.HasPrefix(r.FrameSrc, w.address[:strings.Index(w.address, "/?")]) {
 		t.Errorf("app frame: sandbox %q, src %q (page %s)", r.FrameSandbox, r.FrameSrc, w.address)
+	}
+	if !strings.Contains(r.ElicitForm, "Your full, legal name") || !strings.Contains(r.ElicitForm, "Monica") || !strings.Contains(r.ElicitAnswer, "Name: Ada") {
+		t.Errorf("elicitation: form %q, answer %q", r.ElicitForm, r.ElicitAnswer)
 	}
 	isTime := regexp.MustCompile(`^\d{4}-\d\d-\d\dT`)
 	if !isTime.MatchString(r.AppTime1) || !isTime.MatchString(r.AppTime2) || r.AppTime1 == r.AppTime2 {

@@ -18,7 +18,8 @@ if (!address || !resultFile || !screenshot) {
   process.exit(2);
 }
 const obs = { steps: [] };
-const step = (name) => { obs.steps.push(name); console.log('step:', name); };
+const t0 = Date.now();
+const step = (name) => { obs.steps.push(name + ' @' + ((Date.now() - t0) / 1000).toFixed(1) + 's'); console.log('step:', name); };
 let browser;
 try {
   browser = await chromium.launch({
@@ -99,6 +100,17 @@ try {
   await page.click('.ask.confirm button[data-answer="deny"]');
   await page.waitForSelector('#log .msg.assistant.done .call-status.denied');
   obs.denyAnswer = await lastAnswer();
+
+  step('elicitation');
+  await prompt('ask me something');
+  await page.waitForSelector('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="allow_once"]');
+  await page.waitForSelector('.ask.elicit');
+  obs.elicitForm = await page.innerText('.ask.elicit');
+  await page.fill('.ask.elicit [data-field="name"] input', 'Ada');
+  await page.click('.ask.elicit button[type="submit"]');
+  await page.waitForSelector('#log .msg.assistant.done:has-text("Thanks, Ada")');
+  obs.elicitAnswer = await lastAnswer();
 
   step('app renders');
   await prompt('what time is it?');

@@ -276,6 +276,7 @@ function showAsk(e) {
     case 'ui.confirm.request': card = confirmCard(e.id, p); break;
     case 'ui.prompt.request': card = promptCard(e.id, p); break;
     case 'ui.open_url.request': card = openURLCard(e.id, p); break;
+    case 'ui.elicit.request': card = window.elicitCard(e.id, p); break;
     default:
       if (window.mcpApps && window.mcpApps.request(e)) return;
       answer(e.id, null, 'host web cannot answer ' + e.method);
