@@ -248,22 +248,14 @@ func (m *Manager) WaitSettled(ctx context.Context, ids ...string) ([]Status, err
 		m.mu.Lock()
 		changed := m.changed
 		m.mu.Unlock()
-		var out []Status
-		settled := true
-		for _, st := range m.List() {
-			if len(ids) > 0 && !contains(ids, st.ID) {
-				continue
+		if m.settled(ids) {
+			if out, ok := m.statuses(ids); ok {
+				return out, nil
 			}
-			out = append(out, st)
-			if st.State == StateConnecting {
-				settled = false
-			}
-		}
-		if settled {
-			return out, nil
 		}
 		select {
 		case <-ctx.Done():
+			out, _ := m.statuses(ids)
 			return out, ctx.Err()
 		case <-changed:
 		}
