@@ -34,6 +34,18 @@ func (m *Model) openAsk(a askMsg) {
 			m.closeAsk()
 			return
 		}
+		if a.elicit.Attempt > 1 {
+			// Asked again: the last answer did not fit the server's form.
+			var why []string
+			for _, f := range a.elicit.Invalid {
+				if f.Field == "" {
+					why = append(why, f.Message)
+				} else {
+					why = append(why, f.Field+" "+f.Message)
+				}
+			}
+			m.addLine(styleWarn.Render(fmt.Sprintf("%s asks again (attempt %d): %s", a.elicit.Server, a.elicit.Attempt, strings.Join(why, "; "))))
+		}
 		m.elicit = form
 		m.askStage = "elicit"
 		m.input.Placeholder = form.placeholder()

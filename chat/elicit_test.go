@@ -54,3 +54,17 @@ func TestUnknownConfirmKindIsYesNo(t *testing.T) {
 		}
 	}
 }
+
+// An elicitation asked again says which fields failed and why, stripped.
+func TestElicitationAskedAgainSaysWhy(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	reply := make(chan answer, 1)
+	m.update(clean(askMsg{elicit: &protocol.ElicitParams{
+		Server: "forms", Message: "Your details", RequestedSchema: []byte(`{"type":"object","properties":{"name":{"type":"string"}}}`),
+		Attempt: 2, Invalid: []protocol.ElicitFieldError{{Field: "name", Message: "is required\x1b[2J"}},
+	}, reply: reply}))
+	v := strings.Join(m.out, "\n")
+	if !strings.Contains(v, "forms asks again (attempt 2): name is required") || strings.Contains(v, "\x1b[2J") {
+		t.Errorf("a repeated ask shows:\n%s", v)
+	}
+}

@@ -60,6 +60,13 @@ func clean(msg any) any {
 			// RequestedSchema stays raw: its property names are the keys of
 			// the answer; newElicitForm cleans what it shows of it.
 			e.Server, e.Message, e.URL = line(e.Server), text(e.Message), uncut(e.URL)
+			if len(e.Invalid) > 0 {
+				inv := make([]protocol.ElicitFieldError, len(e.Invalid))
+				for i, f := range e.Invalid {
+					inv[i] = protocol.ElicitFieldError{Field: line(f.Field), Message: line(f.Message)}
+				}
+				e.Invalid = inv
+			}
 			m.elicit = &e
 		}
 		return m
