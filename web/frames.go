@@ -10,9 +10,12 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
-// maxFrames bounds how many app documents are kept at once; the oldest
-// goes first.
-const maxFrames = 64
+// maxFrames and maxFrameBytes bound the app documents kept at once (their
+// number and their total size); the oldest go first. Variables for tests.
+var (
+	maxFrames     = 64
+	maxFrameBytes = 64 << 20
+)
 
 // frames keeps the HTML of MCP Apps the page shows, each under an
 // unguessable token, and serves it from the app listener: another origin
@@ -27,6 +30,7 @@ type frames struct {
 	mu    sync.Mutex
 	docs  map[string]*frameDoc
 	order []string
+	bytes int
 }
 
 // frameDoc is one app document and the CSP it is served under.
@@ -78,7 +82,9 @@ func (f *frames) serveRegister(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.docs[token] = &frameDoc{html: []byte(req.HTML), csp: csp}
 	f.order = append(f.order, token)
-	for len(f.order) > maxFrames {
+	f.bytes += len(req.HTML)
+	for len(f.order) > 1 && (len(f.order) > maxFrames || f.bytes > maxFrameBytes) {
+		f.bytes -= len(f.docs[f.order[0]].html)
 		delete(f.docs, f.order[0])
 		f.order = f.order[1:]
 	}

@@ -73,3 +73,32 @@ func TestAppPolicyDefaultsToNoNetwork(t *testing.T) {
 		t.Errorf("ignored %q", ignored)
 	}
 }
+
+// The app documents kept are bounded in number and size: the oldest go.
+func TestFramesAreBounded(t *testing.T) {
+	defer func(b int) { maxFrameBytes = b }(maxFrameBytes)
+	maxFrameBytes = 1 << 20
+	s, _ := start(t, echoRuntime)
+	c := login(t, s)
+	var first string
+	big := strings.Repeat("x", 64<<10)
+	for i := range 20 {
+		resp := do(t, "POST", base(s)+"/api/frame", c, `{"html":"`+big+`"}`, nil)
+		var a frameAnswer
+		if err := json.NewDecoder(resp.Body).Decode(&a); err != nil || a.URL == "" {
+			t.Fatalf("register %d: %v %+v", i, err, a)
+		}
+		if i == 0 {
+			first = a.URL
+		}
+	}
+	s.frames.mu.Lock()
+	n, total := len(s.frames.docs), s.frames.bytes
+	s.frames.mu.Unlock()
+	if total > maxFrameBytes || n != maxFrameBytes/(64<<10) {
+		t.Errorf("%d documents, %d bytes kept (bound %d)", n, total, maxFrameBytes)
+	}
+	if r := do(t, "GET", first, nil, "", nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the oldest document is still served: %d", r.StatusCode)
+	}
+}
