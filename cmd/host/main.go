@@ -43,10 +43,12 @@ MCP commands (each takes --help):
   add <id> [flags] <url>            an http server (-t sse for legacy SSE)
         flags: -e/--env K=V, -H/--header "Name: value", -s/--scope project|global,
                -t/--transport http|sse|stdio, --replace, --disabled, --cwd DIR, ...
-  list [--scope effective|project|global] [--json]
+  list [--scope effective|project|global] [--status] [--json]
+                                    --status connects them all at once and shows their states
   get <id> [--json]                 live status and detail
   remove|enable|disable <id> [--scope project|global]
-  test <id>                         connect, handshake, list tools; exit code says the result
+  test [<id>...]                    connect, handshake, list tools (no id: every enabled server,
+                                    all at once); exit code says the result
   tools [<id>] [--json]             adapted tools: public name, origin, description
   call <id> <tool> [--args JSON] [--yes]
   import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
