@@ -75,8 +75,10 @@ type Model struct {
 type runningCall struct {
 	origin string
 	start  time.Time
-	// progress is the server's latest progress report (progress.go).
+	// progress is the server's latest progress report, task the state of
+	// the task the server made of the call (progress.go).
 	progress *protocol.Progress
+	task     *protocol.TaskState
 }
 
 // elicitForm asks the fields of a flat elicitation schema one by one.

@@ -41,3 +41,18 @@ func TestStatusShowsProgress(t *testing.T) {
 		t.Errorf("progress without a total: %s", s)
 	}
 }
+
+// The state of the task a server made of the running call shows too.
+func TestStatusShowsTaskState(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	clock := &fakeClock{t: time.Unix(1000, 0)}
+	m.now = clock.now
+	typeLine(m, "build it")
+	call := &protocol.ToolCallInfo{ID: "c1", PublicName: "tasks__build", Server: "tasks", Tool: "build"}
+	drive(m, eventMsg{protocol.AgentEventParams{RunID: "r1", Type: protocol.EventToolCall, Call: call}})
+	drive(m, eventMsg{protocol.AgentEventParams{RunID: "r1", Type: protocol.EventTask, Call: call,
+		Task: &protocol.TaskState{ID: "t1", Status: protocol.TaskWorking, Message: "compiling\x1b[2J step 2"}}})
+	if s := m.statusLine(); !strings.Contains(s, "running tasks/build 0s · task working: compiling step 2") || strings.Contains(s, "\x1b") {
+		t.Errorf("status line: %q", s)
+	}
+}

@@ -187,7 +187,7 @@ func (m *Model) event(e protocol.AgentEventParams) {
 			delete(m.calls, e.Call.ID)
 		}
 		m.toolResult(e)
-	case protocol.EventProgress:
+	case protocol.EventProgress, protocol.EventTask:
 		m.progress(e) // progress.go
 	case protocol.EventPermission:
 		if e.Phase == "decided" && e.Decision != "allow" {

@@ -138,7 +138,7 @@ func (m *Model) runLabel() string {
 	var parts []string
 	for _, id := range ids {
 		c := m.calls[id]
-		parts = append(parts, fmt.Sprintf("running %s %ds%s", c.origin, int(m.now().Sub(c.start).Seconds()), progressText(c.progress)))
+		parts = append(parts, fmt.Sprintf("running %s %ds%s", c.origin, int(m.now().Sub(c.start).Seconds()), progressText(c.progress)+taskText(c.task)))
 	}
 	return strings.Join(parts, ", ")
 }

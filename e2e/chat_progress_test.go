@@ -57,3 +57,47 @@ func TestChatProgressInTmux(t *testing.T) {
 		t.Errorf("the status line still shows the call after its result:\n%s", s)
 	}
 }
+
+// TestChatTaskInTmux: while a server's task for the running call works,
+// host chat's status line shows the task's state and message (issue 13,
+// tasks).
+func TestChatTaskInTmux(t *testing.T) {
+	_, err := exec.LookPath("tmux")
+	testenv.Require(t, "tmux (Debian tmux)", err)
+	bin := buildHost(t)
+	p := newTaskPeer(t, 20) // 20 polls of 200 ms: about 4 s of work
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"tasks": map[string]any{"transport": "http", "url": p.url},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"name": adapter.PublicName("tasks", "build"), "args": map[string]any{}}}},
+		{"when_result_contains": "build ok", "text": "The build task finished."},
+		{"text": "The build result did not arrive."},
+	})
+	c := &tmuxChat{t: t, session: "mcp-host-chat-task-" + filepath.Base(dir)}
+	cmdline := strings.Join([]string{
+		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"PATH=" + os.Getenv("PATH"),
+		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
+	}, " ")
+	c.tmux("new-session", "-d", "-s", c.session, "-x", "140", "-y", "40", cmdline)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
+			t.Logf("runtime log:\n%s", log)
+		}
+	})
+	c.waitFor("tasks ready", func(s string) bool { return strings.Contains(s, "servers: 1 ready") })
+	c.typeLine("build it")
+	c.waitText("Allow tasks/build?")
+	c.keys("o")
+	screen := c.waitFor("the task's state on the status line", func(s string) bool {
+		return strings.Contains(s, "running tasks/build") && strings.Contains(s, "· task working: compiling step")
+	})
+	t.Logf("screen during the task:\n%s", screen)
+	c.waitText("The build task finished.")
+}
