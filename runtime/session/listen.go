@@ -18,32 +18,25 @@ import (
 // but Connect goes on at once and the first tools/list travels while the
 // server sets the stream up.
 //
-// The catalog still learns of every change the stream reports. A change
-// made between the server's answer to the first tools/list and its
-// acknowledgement of the stream could be missed, so when the acknowledgement
-// comes after that answer was taken (the session is already installed),
-// the catalog is refreshed once more. Resource subscriptions
-// (ClientSession.Subscribe) keep the SDK's behaviour: their errors are the
-// caller's.
+// The catalog learns of every change the stream reports once the server
+// has set the stream up. What this gives up: a change the server makes
+// after it answered the first tools/list but before it registered the
+// stream (the two requests travel together, so this is a window of about
+// one request's handling) is seen only with the next change or reconnect.
+// Refreshing after every late acknowledgement would close it, but would
+// list every catalog twice and, on a 2026-07-28 server without list
+// caching, briefly empty the SDK's record of x-mcp-header bindings while
+// calls run. Resource subscriptions (ClientSession.Subscribe) keep the
+// SDK's behaviour: their errors are the caller's.
 func (s *Session) listenInBackground(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "subscriptions/listen" || !listChangesOnly(req) {
 			return next(ctx, method, req)
 		}
-		cs, _ := req.GetSession().(*mcp.ClientSession)
 		go func() {
-			if _, err := next(ctx, method, req); err != nil {
-				if ctx.Err() == nil {
-					s.opts.Logger.Warn("could not subscribe to list changes; the tool catalog will not follow the server's changes",
-						"server", s.opts.ID, "err", clean(err))
-				}
-				return
-			}
-			s.mu.Lock()
-			listed := cs != nil && s.cs == cs && !s.closing
-			s.mu.Unlock()
-			if listed {
-				s.scheduleRefresh()
+			if _, err := next(ctx, method, req); err != nil && ctx.Err() == nil {
+				s.opts.Logger.Warn("could not subscribe to list changes; the tool catalog will not follow the server's changes",
+					"server", s.opts.ID, "err", clean(err))
 			}
 		}()
 		return &mcp.SubscriptionsListenResult{}, nil

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -52,11 +54,26 @@ type event struct {
 // maxEndpointBytes bounds the endpoint event's data that is checked.
 const maxEndpointBytes = 8 << 10
 
+// callStreamReaders are the read buffers of calls' event streams, which are
+// read and closed on one goroutine (the SDK's, or postCall's) and so can be
+// handed back at Close. A GET stream, closed from anywhere, keeps its own.
+var callStreamReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4<<10) }}
+
+// errReadAfterClose is what a closed event stream answers.
+var errReadAfterClose = errors.New("read on a closed event stream")
+
 func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, id []byte, x *exchange) *sseGuard {
+	var br *bufio.Reader
+	if id != nil {
+		br = callStreamReaders.Get().(*bufio.Reader)
+		br.Reset(body)
+	} else {
+		br = bufio.NewReaderSize(body, 4<<10)
+	}
 	return &sseGuard{
 		g:      g,
 		src:    body,
-		br:     bufio.NewReaderSize(body, 4<<10),
+		br:     br,
 		req:    req,
 		callID: id,
 		x:      x,
@@ -66,6 +83,9 @@ func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, i
 }
 
 func (s *sseGuard) Read(p []byte) (int, error) {
+	if s.callID != nil && s.br == nil { // only a call's stream lets go of br
+		return 0, errReadAfterClose
+	}
 	for len(s.out) == 0 {
 		switch {
 		case s.done:
@@ -84,7 +104,14 @@ func (s *sseGuard) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (s *sseGuard) Close() error { return s.src.Close() }
+func (s *sseGuard) Close() error {
+	if s.callID != nil && s.br != nil {
+		s.br.Reset(nil)
+		callStreamReaders.Put(s.br)
+		s.br = nil
+	}
+	return s.src.Close()
+}
 
 // next reads one event and decides what the SDK gets of it.
 func (s *sseGuard) next() {
