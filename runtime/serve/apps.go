@@ -222,6 +222,21 @@ func (s *service) AppMessage(ctx context.Context, p *protocol.AppMessageParams) 
 	case s.opts.Provider == nil:
 		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: an app's message needs one, as run.start does")
 	}
+	// The message continues the conversation that opened the app, once
+	// that turn has ended; a conversation the runtime did not keep (its
+	// run was cancelled) gives way to a new one.
+	s.mu.Lock()
+	_, running := s.runs[in.RunID]
+	_, kept := s.convs[in.Conversation]
+	s.mu.Unlock()
+	if running {
+		data.RunID = in.RunID
+		return nil, protocol.NewError(protocol.CodeFailed, data, "the run %s that opened the app is still going: send the message when it has ended", in.RunID)
+	}
+	conv := in.Conversation
+	if !kept {
+		conv = ""
+	}
 	ok, err := s.appConsent(ctx, protocol.ConfirmKindAppMessage, in,
 		"Send the app's message?",
 		fmt.Sprintf("The app of tool %q (MCP server %q) wants to send a message to the model as yours.", in.Tool, in.Server),
@@ -232,7 +247,7 @@ func (s *service) AppMessage(ctx context.Context, p *protocol.AppMessageParams) 
 	if !ok {
 		return nil, protocol.NewError(protocol.CodeCancelled, data, "the user did not let the app of tool %q (server %q) send its message", in.Tool, in.Server)
 	}
-	return s.RunStart(ctx, &protocol.RunStartParams{Prompt: text, Conversation: in.Conversation})
+	return s.RunStart(ctx, &protocol.RunStartParams{Prompt: text, Conversation: conv})
 }
 
 // AppOpenLink opens a link for the app after the user's yes, as a login's
