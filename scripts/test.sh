@@ -2,8 +2,9 @@
 # The whole test suite, as CI runs it (`make test`): installs its peers
 # (scripts/deps.sh), then the static checks of scripts/lint.sh (gofmt, go vet,
 # staticcheck), go test -race over every package
-# with E2E_REQUIRED=1 (a missing peer fails instead of skipping), then every
-# fuzz target briefly (scripts/fuzz.sh).
+# with E2E_REQUIRED=1 (a missing peer fails instead of skipping), every
+# fuzz target briefly (scripts/fuzz.sh), then the Windows unit tests of
+# tokenstore and the stdio session under wine (scripts/wine-test.sh).
 # Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,5 +31,8 @@ go test -race -p 2 -timeout 40m "$@" ./...
 
 step "fuzz targets, briefly"
 bash scripts/fuzz.sh
+
+step "Windows unit tests under wine"
+bash scripts/wine-test.sh
 
 step "all passed"
