@@ -91,6 +91,8 @@ type webResult struct {
 	AppLinkRejected                   bool
 	PreactTime                        string
 	ElicitForm, ElicitAnswer          string
+	AppCancelled, DeniedAppAnswer     string
+	FramesAfterDeny                   int
 	Frames                            []string
 	Hostile                           map[string]any
 }
@@ -147,6 +149,7 @@ func TestWebUIInChromium(t *testing.T) {
 		{"text": "Thanks for the message from the app."},
 		{"calls": []map[string]any{{"name": adapter.PublicName("preact", "get-time"), "args": map[string]any{}}}},
 		{"text": "The preact app shows it too."},
+		{"calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
 	})
 	w := startWeb(t, config, script)
 
@@ -219,6 +222,9 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 	if !isTime.MatchString(r.PreactTime) || len(r.Frames) != 2 || r.Frames[0] != r.Frames[1] || strings.HasPrefix(w.address, r.Frames[0]) {
 		t.Errorf("the preact app: time %q, frames on %q (page %s)", r.PreactTime, r.Frames, w.address)
+	}
+	if !strings.Contains(r.AppCancelled, "the call was denied") {
+		t.Errorf("the app of a denied call was not told it was cancelled: %q (%d frames; the answer %q; console %q)", r.AppCancelled, r.FramesAfterDeny, r.DeniedAppAnswer, r.Console)
 	}
 	if r.AppTime3 != "[ERROR]" {
 		t.Errorf("after the denied app call the app shows %q, want its error", r.AppTime3)

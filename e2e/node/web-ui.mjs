@@ -174,6 +174,15 @@ try {
   obs.preactTime = await preact.locator('code').innerText();
   obs.frames = await page.$$eval('iframe.app-frame', (fs) => fs.map((f) => new URL(f.src).origin));
 
+  step('app call of the model denied');
+  await prompt('the time once more');
+  await page.waitForSelector('.ask.confirm');
+  await page.click('.ask.confirm button[data-answer="deny"]');
+  for (let i = 0; i < 150 && !obs.console.some((l) => l.includes('Tool call cancelled')); i++) await page.waitForTimeout(100);
+  obs.appCancelled = obs.console.filter((l) => l.includes('Tool call cancelled')).join(' | ');
+  obs.framesAfterDeny = await page.$$eval('iframe.app-frame', (fs) => fs.length);
+  obs.deniedAppAnswer = await lastAnswer();
+
   step('hostile frame');
   obs.hostile = await page.evaluate(async () => {
     const html = `<script>

@@ -123,6 +123,15 @@
     inst.ready = true;
     notify(inst, 'ui/notifications/tool-input', { arguments: inst.input });
     if (inst.result) notify(inst, 'ui/notifications/tool-result', mcpResult(inst.result));
+    else if (inst.cancelled) notify(inst, 'ui/notifications/tool-cancelled', { reason: inst.cancelled });
+  }
+
+  // cancel tells an app whose call will not give a result (denied, or its
+  // run ended without one) why, as the spec requires of hosts.
+  function cancel(inst, reason) {
+    if (inst.result || inst.cancelled) return;
+    inst.cancelled = reason || 'cancelled';
+    if (inst.ready) notify(inst, 'ui/notifications/tool-cancelled', { reason: inst.cancelled });
   }
 
   // forward runs an app request through a runtime method; fn shapes the
@@ -194,8 +203,16 @@
 
   window.mcpApps = {
     agentEvent(p) {
+      if (p.type === 'final' && p.status !== 'completed') {
+        for (const inst of apps.values()) if (inst.app.run_id === p.run_id) cancel(inst, p.reason || 'the run ended ' + p.status);
+      }
       const app = p.call && p.call.app;
       if (!app) return;
+      if (p.type === 'permission' && p.phase === 'decided' && p.decision !== 'allow') {
+        const inst = apps.get(app.id);
+        if (inst) cancel(inst, 'the call was denied' + (p.reason ? ': ' + p.reason : ''));
+        return;
+      }
       if (p.type === 'tool_call') {
         const card = H.getRun(p.run_id).calls.get(p.call.id);
         if (card) open(app, p.call, card.node);
@@ -205,7 +222,9 @@
           if (card) open(app, p.call, card.node);
         }
         const inst = apps.get(app.id);
-        if (!inst) return;
+        // A denied call's result only says so: the app was told it was
+        // cancelled instead.
+        if (!inst || inst.cancelled) return;
         inst.result = p.result || {};
         if (inst.ready) notify(inst, 'ui/notifications/tool-result', mcpResult(inst.result));
       }
