@@ -154,3 +154,35 @@ func toolProgressLines(t *testing.T, h *servedHost, marker string) ([]progressNo
 	}
 	return notes, answerID, answerAt
 }
+
+// TestProgressTwoCallsOneStep: two calls of the long-running tool in one
+// step each get their own progress events (the runtime ties each server
+// call to the model's call id).
+func TestProgressTwoCallsOneStep(t *testing.T) {
+	name := adapter.PublicName("everything", longRunning)
+	g := startGaps(t, protocol.UICapabilities{}, []map[string]any{
+		callStep(
+			map[string]any{"id": "call_two", "name": name, "args": map[string]any{"duration": 1, "steps": 2}},
+			map[string]any{"id": "call_three", "name": name, "args": map[string]any{"duration": 1.5, "steps": 3}},
+		),
+		{"text": "done"},
+	}, "--allow", "everything/"+longRunning)
+	id, st := g.runToEnd(t, "two long operations")
+	if st.Status != protocol.RunCompleted {
+		t.Fatalf("run: %+v", st)
+	}
+	totals := map[string][]float64{}
+	for _, e := range progressEvents(g.ui.runEvents(id)) {
+		if e.Call == nil || e.Progress == nil {
+			t.Fatalf("progress event without call or progress: %+v", e)
+		}
+		want := map[string]float64{"call_two": 2, "call_three": 3}[e.Call.ID]
+		if e.Progress.Total != want {
+			t.Errorf("call %s got a report of total %v, want %v", e.Call.ID, e.Progress.Total, want)
+		}
+		totals[e.Call.ID] = append(totals[e.Call.ID], e.Progress.Progress)
+	}
+	if len(totals["call_two"]) != 2 || len(totals["call_three"]) != 3 {
+		t.Errorf("reports per call = %v, want 2 and 3", totals)
+	}
+}
