@@ -132,6 +132,9 @@ func TestMCPAppsBasic(t *testing.T) {
 		h.ui.setAnswer(answerWith(protocol.AnswerDeny))
 		_, err := apps.AppCallTool(ctx, &protocol.AppCallToolParams{AppID: app.ID, Tool: "get-time"})
 		wantCode(t, "denied", err, protocol.CodeDenied, "get-time")
+		if d := protocol.DataOf(err); d.AppID != app.ID || d.DecidedBy != "user" || d.Server != "basic" {
+			t.Errorf("denied: data %+v", d)
+		}
 		asked := h.ui.confirmsSeen()[before:]
 		if len(asked) != 1 || asked[0].Kind != protocol.ConfirmKindToolCall || asked[0].Tool == nil || asked[0].Tool.Server != "basic" ||
 			asked[0].App == nil || asked[0].App.ID != app.ID || asked[0].App.RunID != run.RunID || asked[0].App.CallID != "call_time" ||

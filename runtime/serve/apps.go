@@ -187,7 +187,15 @@ func (s *service) AppCallTool(ctx context.Context, p *protocol.AppCallToolParams
 	s.mu.Unlock()
 	ctx = context.WithValue(ctx, appKey{}, &protocol.AppConfirm{AppInstance: *wireInstance(in)})
 	res, v, err := agent.CallTool(ctx, in.Server, p.Tool, p.Arguments)
-	return s.toolCallResult(ctx, &protocol.ToolCallParams{Server: in.Server, Tool: p.Tool, Arguments: p.Arguments}, res, v, err)
+	out, err := s.toolCallResult(ctx, &protocol.ToolCallParams{Server: in.Server, Tool: p.Tool, Arguments: p.Arguments}, res, v, err)
+	var perr *protocol.Error
+	if errors.As(err, &perr) {
+		// The error names the app too, as every app.* error does.
+		d := protocol.DataOf(err)
+		d.AppID = in.ID
+		perr.Data, _ = json.Marshal(d)
+	}
+	return out, err
 }
 
 // AppMessage adds the app's message to the conversation that opened it,
