@@ -145,10 +145,13 @@ func TestProgressHostileFlood(t *testing.T) {
 		t.Fatalf("%d tool.progress notifications in %v, want 1..%d", len(notes), elapsed, limit)
 	}
 	last := notes[len(notes)-1].p.Progress
-	if last.Progress != 10000 || last.Total != 10000 {
+	if last == nil || last.Progress != 10000 || last.Total != 10000 {
 		t.Errorf("last tool.progress = %+v, want 10000/10000", last)
 	}
 	for _, n := range notes {
+		if n.p.Progress == nil {
+			t.Fatalf("tool.progress without progress: %s", n.raw)
+		}
 		if strings.ContainsAny(n.p.Progress.Message, "\x1b\x07") || len([]rune(n.p.Progress.Message)) > 256 {
 			t.Errorf("message not stripped or bounded: %q", n.p.Progress.Message)
 		}

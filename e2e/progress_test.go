@@ -101,7 +101,7 @@ func TestProgressToolCallEverything(t *testing.T) {
 		if string(n.id) != answerID || n.p.Server != "everything" || n.p.Tool != longRunning {
 			t.Errorf("tool.progress %d = %s, want request_id %s", i, n.raw, answerID)
 		}
-		if n.p.Progress.Progress != float64(i+1) || n.p.Progress.Total != 4 {
+		if n.p.Progress == nil || n.p.Progress.Progress != float64(i+1) || n.p.Progress.Total != 4 {
 			t.Errorf("tool.progress %d = %+v", i, n.p.Progress)
 		}
 	}
