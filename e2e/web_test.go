@@ -171,6 +171,11 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 
 	t.Logf("browser steps: %v", r.Steps)
+	for _, l := range r.Console {
+		if strings.Contains(l, "Content Security Policy") || strings.HasPrefix(l, "pageerror") || strings.Contains(l, "404") {
+			t.Errorf("the page logged %q", l)
+		}
+	}
 	if strings.Contains(r.CleanURL, "key=") || !strings.HasSuffix(r.CleanURL, "/") {
 		t.Errorf("the page stayed on %s, want the clean address", r.CleanURL)
 	}
