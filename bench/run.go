@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	cfg.Root = root
-	t := &Table{Started: time.Now()}
+	t := &Table{Started: time.Now(), Machine: machine(), LoadStart: loadAverage()}
 	cfg.logf("call paths: %d rounds of %d sequential and %d %d-way calls", cfg.Rounds, cfg.SeqCalls, cfg.ParCalls, cfg.Parallel)
 	if err := runCalls(ctx, &cfg, t); err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 	if err := runOneShot(&cfg, t); err != nil {
 		return nil, err
 	}
-	t.Elapsed = time.Since(t.Started)
+	t.Elapsed, t.LoadEnd = time.Since(t.Started), loadAverage()
 	return t, nil
 }
 

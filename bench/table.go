@@ -11,6 +11,10 @@ import (
 type Table struct {
 	Started time.Time
 	Elapsed time.Duration
+	// Machine says where it ran; LoadStart and LoadEnd are the 1-minute
+	// load averages when it started and ended ("" when unknown).
+	Machine            string
+	LoadStart, LoadEnd string
 
 	Calls        []CallRow
 	CatalogTools int
@@ -67,6 +71,11 @@ type OneShotRow struct {
 func (t *Table) Markdown() string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("Run %s on %s, in %s", t.Started.UTC().Format("2006-01-02 15:04 MST"), t.Machine, t.Elapsed.Round(time.Second))
+	if t.LoadStart != "" {
+		p("; load average %s at the start, %s at the end", t.LoadStart, t.LoadEnd)
+	}
+	p(".\n\n")
 	p("Tool calls on a go-sdk Streamable HTTP server on loopback (echo tool); time per call as a ratio to the bare go-sdk client, median of interleaved rounds:\n\n")
 	p("| path | seq per call | 8-way per call | allocs/call | KB/call | new conns /1000 calls | seq (abs) | 8-way (abs) |\n")
 	p("|---|---|---|---|---|---|---|---|\n")
