@@ -92,6 +92,11 @@
       const c = (res.contents || [])[0];
       if (!c || typeof c.text !== 'string') throw new Error('the app resource holds no HTML');
       inst.csp = (c.ui && c.ui.csp) || null;
+      try {
+        const g = await H.call('mcp.get', { id: app.server });
+        const t = ((g.server && g.server.tool_list) || []).find((x) => x.tool === app.tool);
+        if (t) inst.tool = { name: t.tool, title: t.title, description: t.description, inputSchema: t.input_schema || { type: 'object' } };
+      } catch (_) { /* the context then names the tool only */ }
       const reg = await registerFrame(c.text, inst.csp);
       if (reg.ignored && reg.ignored.length) box.append(H.el('div', { class: 'warn', text: 'declared origins left out of the frame policy: ' + reg.ignored.join(', ') }));
       const frame = H.el('iframe', {
@@ -107,7 +112,7 @@
 
   function hostContext(inst) {
     return {
-      toolInfo: { id: inst.call.id, tool: { name: inst.app.tool, inputSchema: { type: 'object' } } },
+      toolInfo: { id: inst.call.id, tool: inst.tool || { name: inst.app.tool, inputSchema: { type: 'object' } } },
       theme: 'light',
       displayMode: 'inline',
       availableDisplayModes: ['inline'],
