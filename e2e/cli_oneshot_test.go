@@ -105,6 +105,11 @@ func TestCLIOneShotExitsSoonAfterItsAnswer(t *testing.T) {
 	}
 }
 
+// concurrentBound is how long a command may take across five servers that
+// each take 1 s to start: one after another they take over 5 s; at once,
+// 1.7-2.2 s measured on 2 cores under a load average of 15-20.
+const concurrentBound = 3500 * time.Millisecond
+
 // TestCLIConnectsServersConcurrently gives five stdio servers that each
 // take 1 s to start: commands that touch them all connect them at once,
 // so they finish in well under the 5 s one after another would take.
@@ -132,8 +137,8 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 	if len(servers) != n {
 		t.Errorf("tools --json lists tools of %d servers, want %d:\n%s", len(servers), n, out)
 	}
-	if took > 3*time.Second {
-		t.Errorf("tools across %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
+	if took > concurrentBound {
+		t.Errorf("tools across %d servers that take 1 s each to start took %s, want < %s (connected at once)", n, took.Round(time.Millisecond), concurrentBound)
 	}
 	toolsTook := took
 	// host mcp test with no id tests every enabled server, at once.
@@ -141,8 +146,8 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 	if code != 0 || strings.Count(out, "ok: slow") != n {
 		t.Fatalf("test (all): code %d, want %d ok lines\n%s%s", code, n, out, errOut)
 	}
-	if took > 3*time.Second {
-		t.Errorf("test of %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
+	if took > concurrentBound {
+		t.Errorf("test of %d servers that take 1 s each to start took %s, want < %s (connected at once)", n, took.Round(time.Millisecond), concurrentBound)
 	}
 	testTook := took
 	// host mcp list --status connects them all at once too.
@@ -160,8 +165,8 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 			t.Errorf("list --status: %s is %q with tools %v, want ready with its tools", r.ID, r.State, r.Tools)
 		}
 	}
-	if took > 3*time.Second {
-		t.Errorf("list --status of %d servers that take 1 s each to start took %s, want < 3 s (connected at once)", n, took.Round(time.Millisecond))
+	if took > concurrentBound {
+		t.Errorf("list --status of %d servers that take 1 s each to start took %s, want < %s (connected at once)", n, took.Round(time.Millisecond), concurrentBound)
 	}
 	if out, _, _, _ := timedRun(t, h, "mcp", "list", "--status"); !strings.Contains(out, "ready (2 tools)") {
 		t.Errorf("list --status does not show the state and tool count:\n%s", out)
