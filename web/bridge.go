@@ -19,13 +19,14 @@ import (
 const (
 	// maxCallBytes bounds the body of a request the page sends.
 	maxCallBytes = 8 << 20
-	// subscriberBuffer is how many events a slow page may lag behind
-	// before its event stream is closed (EventSource reconnects and gets a
-	// fresh hello): memory stays bounded whatever the page does.
-	subscriberBuffer = 4096
 	// heartbeat keeps idle event streams alive and finds closed ones.
 	heartbeat = 15 * time.Second
 )
+
+// subscriberBuffer is how many events a slow page may lag behind before
+// its event stream is closed (EventSource reconnects and gets a fresh
+// hello): memory stays bounded whatever the page does. A variable for tests.
+var subscriberBuffer = 4096
 
 // refusedMethods are protocol methods the page may not send: the bridge
 // owns the runtime's lifecycle.

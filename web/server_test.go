@@ -360,3 +360,41 @@ func TestHelloCarriesTheLatestStatuses(t *testing.T) {
 		t.Errorf("hello servers: %s", h.Servers)
 	}
 }
+
+// A page's error answer reaches the runtime as an error (a confirm that
+// fails denies), and a page that reads its stream too slowly loses the
+// stream instead of making the bridge buffer without bound.
+func TestErrorAnswerAndSlowPage(t *testing.T) {
+	defer func(n int) { subscriberBuffer = n }(subscriberBuffer)
+	subscriberBuffer = 4
+	s, rt := start(t, echoRuntime)
+	c := login(t, s)
+	events := readEvents(t, s, c)
+	next(t, events, "hello")
+	errc := make(chan error, 1)
+	go func() {
+		errc <- rt.conn.Call(context.Background(), protocol.MethodUIConfirm, &protocol.ConfirmParams{Kind: "tool_call"}, nil)
+	}()
+	req := next(t, events, "request")
+	do(t, "POST", base(s)+"/api/answer", c, `{"id":`+strconv.FormatInt(req.ID, 10)+`,"error":"the page broke"}`, nil)
+	if err := <-errc; err == nil || !strings.Contains(err.Error(), "the page broke") {
+		t.Errorf("the runtime got %v", err)
+	}
+
+	// A stream nobody reads: the bridge drops it after the buffer fills.
+	resp := do(t, "GET", base(s)+"/api/events", c, "", nil)
+	_ = resp
+	time.Sleep(100 * time.Millisecond)
+	s.bridge.mu.Lock()
+	before := len(s.bridge.subs)
+	s.bridge.mu.Unlock()
+	for range 10000 {
+		s.bridge.broadcast(event{Kind: "notification", Method: "log", Params: json.RawMessage(`{"message":"` + strings.Repeat("x", 1000) + `"}`)})
+	}
+	s.bridge.mu.Lock()
+	after := len(s.bridge.subs)
+	s.bridge.mu.Unlock()
+	if before < 2 || after >= before {
+		t.Errorf("subscribers: %d before the flood, %d after; the unread stream should be dropped", before, after)
+	}
+}
