@@ -164,3 +164,30 @@ func TestCancelBeforeAnswerStopsRequest(t *testing.T) {
 		t.Fatal("the server's handler was never cancelled")
 	}
 }
+
+// TestExtensionCallsReuseConnections checks the same for Session.Call,
+// whose POSTs are the session's own: an answer on an event stream is read
+// to its end, not dropped with the connection.
+func TestExtensionCallsReuseConnections(t *testing.T) {
+	url, conns := connCountingServer(t, nil)
+	s, err := session.Connect(context.Background(), session.Options{ID: "conns", URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	call := func() {
+		if err := s.Call(context.Background(), "ping", struct{}{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call()
+	closed := conns.closed.Load()
+	for range 100 {
+		call()
+	}
+	// The ends of the streams are read in the background: let them finish.
+	time.Sleep(100 * time.Millisecond)
+	if n := conns.closed.Load() - closed; n != 0 {
+		t.Errorf("100 extension calls closed %d connections; want 0", n)
+	}
+}

@@ -240,7 +240,7 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 			return err
 		}
 	}
-	defer resp.Body.Close()
+	defer drainAndClose(resp.Body)
 	if resp.StatusCode == http.StatusNotFound && sessionID != "" {
 		return mcp.ErrSessionMissing
 	}
@@ -282,6 +282,17 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 		}
 	}
 	return nil
+}
+
+// drainAndClose reads the rest of an answer's body in the background, then
+// closes it: an event stream that goes on after the answer (its end, at
+// least) is read to its end so that its connection is reused. The session's
+// guard bounds what is read and how long (see exchange).
+func drainAndClose(body io.ReadCloser) {
+	go func() {
+		_, _ = io.Copy(io.Discard, body)
+		body.Close()
+	}()
 }
 
 // maxQuotedBody bounds the excerpt of a server's error page in an error.
