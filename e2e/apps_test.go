@@ -16,19 +16,21 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 )
 
-// appsHost runs host serve with the real vanillajs app server over stdio
-// ("basic") and the Go app server ("hostile"), a script that calls
-// get-time and then answers, and a UI that can confirm and open URLs.
-func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
+// appsHost runs host serve with the Go app server ("hostile") and, with
+// withBasic, the real vanillajs app server over stdio ("basic"), a script
+// that calls get-time and then answers, and a UI that can confirm and open
+// URLs.
+func appsHost(t *testing.T, withBasic bool) (*servedHost, protocol.AppServer, context.Context) {
 	t.Helper()
-	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
 	hostileURL, declared := startAppsServer(t)
+	servers := map[string]any{"hostile": map[string]any{"transport": "http", "url": hostileURL}}
+	if withBasic {
+		basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
+		servers["basic"] = map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")}
+	}
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
-	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"basic":   map[string]any{"transport": "stdio", "command": basic[0], "args": append(basic[1:], "--stdio")},
-		"hostile": map[string]any{"transport": "http", "url": hostileURL},
-	}}})
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": servers}})
 	script := filepath.Join(dir, "script.json")
 	writeJSONFile(t, script, []map[string]any{
 		{"calls": []map[string]any{{"id": "call_time", "name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
@@ -51,7 +53,7 @@ func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
 	if !init.Capabilities.Apps {
 		t.Errorf("initialize: capabilities.apps is false")
 	}
-	waitFor(t, 60*time.Second, "basic and hostile ready", func() bool {
+	waitFor(t, 60*time.Second, "the servers ready", func() bool {
 		l, err := h.rt.MCPList(ctx, &protocol.Empty{})
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +64,7 @@ func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
 				ready++
 			}
 		}
-		return ready == 2
+		return ready == len(servers)
 	})
 	// The handshake declared the extension, as the spec says a host does.
 	if ext, ok := declared().(map[string]any); !ok || !reflect.DeepEqual(ext["mimeTypes"], []any{protocol.AppMIMEType}) {
@@ -76,7 +78,7 @@ func appsHost(t *testing.T) (*servedHost, protocol.AppServer, context.Context) {
 // instance with the input and the result, the UI reads the app's HTML, and
 // the app's own calls are gated like the model's and kept to its server.
 func TestMCPAppsBasic(t *testing.T) {
-	h, apps, ctx := appsHost(t)
+	h, apps, ctx := appsHost(t, true)
 
 	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "basic"})
 	if err != nil || len(tl.Tools) != 1 || tl.Tools[0].Tool != "get-time" {
@@ -221,7 +223,7 @@ func TestMCPAppsBasic(t *testing.T) {
 // wrong MIME type or over the size bound are refused with an error naming
 // server, tool and URI.
 func TestMCPAppsHostile(t *testing.T) {
-	h, apps, ctx := appsHost(t)
+	h, apps, ctx := appsHost(t, false)
 
 	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "hostile"})
 	if err != nil {

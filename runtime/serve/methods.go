@@ -307,17 +307,19 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	finalSent := false
 	rs := newRunState(id)
 	ctx = context.WithValue(ctx, runKey{}, rs)
+	prog := s.runProgress(id) // progress.go
 	res, err := agent.Run(ctx, runtime.RunRequest{
 		Provider:   s.opts.Provider,
 		Messages:   msgs,
 		OnTools:    func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
 		OnVerdict:  func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
-		OnProgress: s.runProgress(id), // progress.go
+		OnProgress: prog.report, // progress.go
 		OnToolSearch: func(info *runtime.ToolSearchInfo) {
 			p := &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning, ToolSearch: wireToolSearch(info)}
 			s.enqueue(func() { s.ui.RunStatus(context.Background(), p) })
 		},
 		OnEvent: func(e core.Event) {
+			defer prog.after(e) // a call's progress follows its tool_call
 			if e.Type == core.EventStatus {
 				return // run.status comes from the result
 			}
