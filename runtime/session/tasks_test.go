@@ -28,6 +28,10 @@ type taskServer struct {
 	gets      int
 	cancelled []string
 	declared  bool // the last tools/call declared the extension
+	// v2026 makes it a 2026-07-28 server (server/discover, no initialize).
+	v2026 bool
+	// sawVersion is the protocolVersion _meta of the last tools/call.
+	sawVersion any
 	// finish is the task's final state (status and the fields of it).
 	finish map[string]any
 }
@@ -73,12 +77,19 @@ func (ts *taskServer) answer(method, tool, taskID string, meta map[string]any) a
 			"createdAt": "2026-11-23T10:00:00Z", "lastUpdatedAt": "2026-11-23T10:00:00Z", "ttlMs": 60000, "pollIntervalMs": 10}
 	}
 	switch method {
+	case "server/discover":
+		if !ts.v2026 {
+			return map[string]any{}
+		}
+		return map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"}, "serverInfo": map[string]any{"name": "tasks", "version": "1"},
+			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.TasksExtension: map[string]any{}}}}
 	case "initialize":
 		return map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "tasks", "version": "1"},
 			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.TasksExtension: map[string]any{}}}}
 	case "tools/list":
 		return map[string]any{"tools": []any{map[string]any{"name": "slow", "inputSchema": map[string]any{"type": "object"}}}}
 	case "tools/call":
+		ts.sawVersion = meta["io.modelcontextprotocol/protocolVersion"]
 		caps, _ := meta["io.modelcontextprotocol/clientCapabilities"].(map[string]any)
 		exts, _ := caps["extensions"].(map[string]any)
 		_, ts.declared = exts[session.TasksExtension]
@@ -164,5 +175,27 @@ func TestTaskFailedAndCancelled(t *testing.T) {
 	s4 := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts4.url})
 	if _, err := s4.CallTool(context.Background(), "slow", nil); err == nil || !strings.Contains(err.Error(), "needs input") {
 		t.Errorf("input_required task: %v", err)
+	}
+}
+
+// A 2026-07-28 server (server/discover, per-request _meta) gets the
+// protocol version and the extension on the tools/call, and its task is
+// followed the same way.
+func TestTaskOn20260728(t *testing.T) {
+	ts := newTaskServer(t, 1)
+	ts.v2026 = true
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	if v := s.Info().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("the SDK negotiated %q with the hand-written server, not 2026-07-28", v)
+	}
+	res, err := s.CallTool(context.Background(), "slow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, res); got != "slow done" {
+		t.Errorf("result = %q", got)
+	}
+	if !ts.declared || ts.sawVersion != "2026-07-28" {
+		t.Errorf("tools/call _meta: extension declared %v, protocol version %v", ts.declared, ts.sawVersion)
 	}
 }
