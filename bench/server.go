@@ -57,6 +57,7 @@ func catalogTool(i int) *mcp.Tool {
 
 // A Server is a bench server listening on loopback.
 type Server struct {
+	// URL is the server's MCP endpoint.
 	URL   string
 	srv   *http.Server
 	conns atomic.Int64 // accepted
