@@ -32,6 +32,12 @@ type taskServer struct {
 	v2026 bool
 	// sawVersion is the protocolVersion _meta of the last tools/call.
 	sawVersion any
+	// forgetAt, when set, makes the server keep sessions and forget the
+	// current one at that tasks/get (it answers 404, as after a restart).
+	forgetAt int
+	session  int  // the current session's number
+	forgot   bool // the current session is forgotten
+	inits    int  // initialize requests seen
 	// finish is the task's final state (status and the fields of it).
 	finish map[string]any
 }
@@ -55,11 +61,22 @@ func newTaskServer(t *testing.T, polls int) *taskServer {
 				Meta   map[string]any `json:"_meta"`
 			} `json:"params"`
 		}
+		if ts.gone(r.Header.Get("Mcp-Session-Id"), req.Method) {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
 		if err := json.Unmarshal(body, &req); err != nil || req.ID == nil {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
 		result := ts.answer(req.Method, req.Params.Name, req.Params.TaskID, req.Params.Meta)
+		ts.mu.Lock()
+		if ts.forgetAt > 0 && req.Method == "initialize" {
+			ts.session++
+			ts.forgot = false
+			w.Header().Set("Mcp-Session-Id", "s"+string(rune('0'+ts.session)))
+		}
+		ts.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 	})
@@ -67,6 +84,13 @@ func newTaskServer(t *testing.T, polls int) *taskServer {
 	t.Cleanup(srv.Close)
 	ts.url = srv.URL
 	return ts
+}
+
+// gone reports whether a request of session id meets a forgotten session.
+func (ts *taskServer) gone(id, method string) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.forgetAt > 0 && method != "initialize" && ts.forgot && id == "s"+string(rune('0'+ts.session))
 }
 
 func (ts *taskServer) answer(method, tool, taskID string, meta map[string]any) any {
@@ -84,6 +108,7 @@ func (ts *taskServer) answer(method, tool, taskID string, meta map[string]any) a
 		return map[string]any{"resultType": "complete", "supportedVersions": []string{"2026-07-28"}, "serverInfo": map[string]any{"name": "tasks", "version": "1"},
 			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.TasksExtension: map[string]any{}}}}
 	case "initialize":
+		ts.inits++
 		return map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "tasks", "version": "1"},
 			"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.TasksExtension: map[string]any{}}}}
 	case "tools/list":
@@ -101,6 +126,9 @@ func (ts *taskServer) answer(method, tool, taskID string, meta map[string]any) a
 		return t
 	case "tasks/get":
 		ts.gets++
+		if ts.gets == ts.forgetAt {
+			ts.forgot = true // this answer still goes out; the next request meets a 404
+		}
 		t := task("working")
 		if ts.gets > ts.polls {
 			for k, v := range ts.finish {
@@ -197,5 +225,26 @@ func TestTaskOn20260728(t *testing.T) {
 	}
 	if !ts.declared || ts.sawVersion != "2026-07-28" {
 		t.Errorf("tools/call _meta: extension declared %v, protocol version %v", ts.declared, ts.sawVersion)
+	}
+}
+
+// A server that forgets the session while a task works (a restart, a
+// lost session): the session re-initializes and polling goes on with the
+// same task id, which the spec keeps valid across sessions.
+func TestTaskSurvivesSessionReinit(t *testing.T) {
+	ts := newTaskServer(t, 4)
+	ts.forgetAt = 2
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	res, err := s.CallTool(context.Background(), "slow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, res); got != "slow done" {
+		t.Errorf("result = %q", got)
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.inits < 2 || ts.gets != 5 {
+		t.Errorf("initialize %d times, tasks/get %d times; want a re-initialization and 5 polls", ts.inits, ts.gets)
 	}
 }
