@@ -93,6 +93,8 @@ type webResult struct {
 	ElicitForm, ElicitAnswer          string
 	AppCancelled, DeniedAppAnswer     string
 	FramesAfterDeny                   int
+	AlwaysTime1, AlwaysTime2          string
+	AskedAfterAlways                  int
 	Frames                            []string
 	Hostile                           map[string]any
 }
@@ -230,6 +232,9 @@ func TestWebUIInChromium(t *testing.T) {
 	}
 	if !strings.Contains(r.AppCancelled, "the call was denied") {
 		t.Errorf("the app of a denied call was not told it was cancelled: %q (%d frames; the answer %q; console %q)", r.AppCancelled, r.FramesAfterDeny, r.DeniedAppAnswer, r.Console)
+	}
+	if !isTime.MatchString(r.AlwaysTime2) || r.AlwaysTime1 == r.AlwaysTime2 || r.AskedAfterAlways != 0 {
+		t.Errorf("always allow this tool: times %q then %q, %d questions open after", r.AlwaysTime1, r.AlwaysTime2, r.AskedAfterAlways)
 	}
 	if r.AppTime3 != "[ERROR]" {
 		t.Errorf("after the denied app call the app shows %q, want its error", r.AppTime3)

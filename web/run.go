@@ -122,6 +122,13 @@ func Run(ctx context.Context, o Options) error {
 		return nil
 	case <-conn.Done():
 		b.Close("the runtime has stopped")
+		// Ctrl-C at a terminal reaches the runtime too (one process
+		// group), and it may stop first: that is no failure.
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
 		return fmt.Errorf("web: the runtime stopped (see %s)", o.LogFile)
 	}
 }

@@ -143,7 +143,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 // refuse says why a request may not be served whatever its credentials,
 // or "": its Host must be this listener (a DNS-rebinding page reaches us
 // under its own name), a present Origin must be the page's own, and a
-// browser's Sec-Fetch-Site must not say cross-site.
+// browser's Sec-Fetch-Site must say same-origin (the page itself) or none
+// (the person opened the address). A page of another port of 127.0.0.1 is
+// same-site, so the SameSite=Strict cookie goes with its requests: only
+// Origin and Sec-Fetch-Site tell them apart, also for a GET that sends no
+// Origin (an <img> or EventSource pointed at the API).
 func (s *Server) refuse(r *http.Request) string {
 	if !loopbackHost(r.Host, s.port) {
 		return "unexpected Host header"
@@ -151,8 +155,10 @@ func (s *Server) refuse(r *http.Request) string {
 	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
 		return "foreign Origin"
 	}
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return "cross-site request"
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return "request from another site or origin"
 	}
 	return ""
 }

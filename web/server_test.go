@@ -188,8 +188,20 @@ func TestForeignOriginIsForbidden(t *testing.T) {
 			t.Errorf("Origin %s: %d, want 403", o, resp.StatusCode)
 		}
 	}
-	if resp := do(t, "POST", base(s)+"/api/call", c, `{"method":"mcp.list"}`, map[string]string{"Sec-Fetch-Site": "cross-site"}); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("Sec-Fetch-Site cross-site: %d, want 403", resp.StatusCode)
+	// Another port of 127.0.0.1 is the same site: the browser sends the
+	// cookie along, and says same-site.
+	for _, site := range []string{"cross-site", "same-site"} {
+		if resp := do(t, "POST", base(s)+"/api/call", c, `{"method":"mcp.list"}`, map[string]string{"Sec-Fetch-Site": site}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Sec-Fetch-Site %s: %d, want 403", site, resp.StatusCode)
+		}
+		if resp := do(t, "GET", base(s)+"/api/events", c, "", map[string]string{"Sec-Fetch-Site": site}); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("events with Sec-Fetch-Site %s: %d, want 403", site, resp.StatusCode)
+		}
+	}
+	for _, site := range []string{"none", "same-origin"} {
+		if resp := do(t, "GET", base(s)+"/", c, "", map[string]string{"Sec-Fetch-Site": site}); resp.StatusCode != http.StatusOK {
+			t.Errorf("the page with Sec-Fetch-Site %s: %d, want 200", site, resp.StatusCode)
+		}
 	}
 	resp := do(t, "POST", base(s)+"/api/call", c, `{"method":"mcp.list"}`, map[string]string{"Origin": base(s)})
 	var a callAnswer

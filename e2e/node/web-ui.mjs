@@ -214,6 +214,25 @@ try {
     document.body.append(f);
     return await Promise.race([report, new Promise((resolve) => setTimeout(() => resolve({ timeout: true }), 20000))]);
   });
+  step('always allow');
+  const waitNewTime = async (old) => {
+    for (let i = 0; i < 200; i++) {
+      const t = await time.innerText();
+      if (t !== old && /^\d{4}-/.test(t)) return t;
+      await page.waitForTimeout(100);
+    }
+    return await time.innerText();
+  };
+  let last = await time.innerText();
+  await app.locator('#get-time-btn').click();
+  await page.waitForSelector('.ask.confirm .app-ask');
+  await page.click('.ask.confirm button[data-answer="always_tool"]');
+  last = await waitNewTime(last);
+  obs.alwaysTime1 = last;
+  await app.locator('#get-time-btn').click();
+  obs.alwaysTime2 = await waitNewTime(last);
+  obs.askedAfterAlways = await page.$$eval('.ask', (a) => a.length);
+
   step('done');
 } catch (e) {
   obs.error = String((e && e.stack) || e);
