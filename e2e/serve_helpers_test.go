@@ -193,7 +193,9 @@ func startServeIn(t *testing.T, dir string, env []string, args ...string) *serve
 	}
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	// Each host serve keeps its tools/list cache in a directory of its own
+	// unless the test shares one on purpose.
+	cmd.Env = append(append(os.Environ(), "MCP_HOST_CACHE_DIR="+t.TempDir()), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

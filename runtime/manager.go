@@ -39,6 +39,9 @@ type ManagerOptions struct {
 	MinBackoff, MaxBackoff time.Duration
 	// ClientInfo is sent in handshakes.
 	ClientInfo *mcp.Implementation
+	// ToolsCache keeps servers' catalogs across connects and restarts for
+	// as long as their list TTLs say; nil lists on every connect.
+	ToolsCache session.ToolsCache
 	// ClientMetadataURL is the https URL of the embedding application's
 	// OAuth Client ID Metadata Document. It is the client_id at every
 	// authorization server that supports such documents, for each server

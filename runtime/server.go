@@ -306,6 +306,8 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		RequestTimeout:   cfg.RequestTimeout(),
 		MaxResponseBytes: cfg.MaxResponseBytes,
 		Elicit:           sv.guardElicit(sv.m.opts.Elicit),
+		ToolsCache:       sv.m.opts.ToolsCache,
+		CacheKey:         toolsCacheKey(e.ID, &cfg),
 		ElicitationComplete: func(server, id string) {
 			defer sv.recoverIn("the elicitation/complete handler")
 			if sv.m.opts.ElicitationComplete != nil {

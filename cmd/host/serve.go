@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-host/mcp-host/core/scripted"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/serve"
 )
@@ -122,6 +123,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second, ClientMetadataURL: *clientMetadata}
+	if dir, err := listcache.DefaultPath(); err == nil {
+		mo.ToolsCache = &listcache.Dir{Path: dir, Logger: logger}
+	}
 	if store, err := openTokenStore(global, func(w string) { logger.Warn(w) }); err != nil {
 		logger.Error("token store unavailable; tokens are kept in memory for this process", "error", err)
 	} else {

@@ -110,6 +110,14 @@ type Options struct {
 	MaxToolPages int
 	MaxTools     int
 
+	// ToolsCache, with CacheKey, keeps tools/list results across sessions
+	// for as long as the server's ttlMs says (SEP-2549); nil lists the
+	// tools on every connect. CacheKey is the caller's identity of the
+	// server: it must change whenever anything that could change the
+	// catalog does (URL, command, arguments, environment, header values).
+	ToolsCache ToolsCache
+	CacheKey   string
+
 	// Elicit answers elicitation requests; nil declines them.
 	Elicit ElicitationHandler
 	// ElicitationComplete receives a server's

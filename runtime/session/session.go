@@ -72,6 +72,7 @@ type Session struct {
 	extSeq atomic.Int64
 
 	serverLog *ringBuffer // the server's log messages (serverlog.go)
+	ttls      ttlWalks    // ttlMs of tools/list answers (listcache.go)
 
 	prog progressTable // progress tokens of calls in flight (progress.go)
 }
@@ -90,6 +91,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		LoggingMessageHandler:      s.keepLog,
 		Capabilities:               withTasks(withApps(clientCapabilities())), // tasks.go
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			s.forgetCachedTools()
 			s.scheduleRefresh()
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -101,13 +103,14 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	})
 	s.client.AddSendingMiddleware(traceRequests(o.ID))
 	s.client.AddSendingMiddleware(s.listenInBackground) // listen.go
+	s.client.AddSendingMiddleware(s.observeListTTL)     // listcache.go
 	ctx, cancel := context.WithTimeout(ctx, o.ConnectTimeout)
 	defer cancel()
 	cs, proc, info, err := s.dial(ctx, o.ProtocolVersion)
 	if err != nil {
 		return nil, s.connectErr(ctx, err)
 	}
-	tools, err := s.listTools(ctx, cs, info.Capabilities)
+	tools, err := s.listToolsCached(ctx, cs, info)
 	if err != nil {
 		_ = cs.Close()
 		return nil, s.connectErr(ctx, err)

@@ -1,0 +1,129 @@
+// Package listcache keeps servers' tools/list results on disk for as long
+// as each server said they stay fresh (its ttlMs, SEP-2549), so that a
+// restarted host or a reconnect skips listing a large catalog again. It
+// implements session.ToolsCache.
+//
+// One file per key, named by the key's SHA-256: the key (which the runtime
+// derives from everything that could change the catalog, header values
+// included) is never written, and a tampered or unreadable file is a miss.
+package listcache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
+)
+
+// MaxFileBytes bounds one cached catalog: a larger one is not kept (and a
+// larger file is not read).
+const MaxFileBytes = 64 << 20
+
+// Dir is a cache in one directory.
+type Dir struct {
+	// Path is the directory; it is created on the first Store.
+	Path string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives why a catalog was not kept; nil discards it.
+	Logger *slog.Logger
+}
+
+// DefaultPath is the cache directory of the user: $MCP_HOST_CACHE_DIR, or
+// mcp-host/tools in the system's user cache directory.
+func DefaultPath() (string, error) {
+	if d := os.Getenv("MCP_HOST_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("tools cache: %w", err)
+	}
+	return filepath.Join(base, "mcp-host", "tools"), nil
+}
+
+// entry is the file's content.
+type entry struct {
+	Key       string      `json:"key"` // hex SHA-256 of the key
+	ExpiresAt time.Time   `json:"expires_at"`
+	Tools     []*mcp.Tool `json:"tools"`
+}
+
+func (d *Dir) now() time.Time {
+	if d.Now != nil {
+		return d.Now()
+	}
+	return time.Now()
+}
+
+func (d *Dir) log() *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func hashKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+func (d *Dir) file(hash string) string { return filepath.Join(d.Path, hash[:32]+".json") }
+
+// Load returns the tools kept under key while they are fresh.
+func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
+	hash := hashKey(key)
+	f, err := os.Open(d.file(hash))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	var e entry
+	if err := json.NewDecoder(io.LimitReader(f, MaxFileBytes)).Decode(&e); err != nil || e.Key != hash {
+		return nil, false
+	}
+	if !d.now().Before(e.ExpiresAt) {
+		_ = os.Remove(d.file(hash))
+		return nil, false
+	}
+	return e.Tools, true
+}
+
+// Store keeps tools under key for ttl. Failures are logged, not returned:
+// a cache that cannot write only costs a tools/list.
+func (d *Dir) Store(key string, tools []*mcp.Tool, ttl time.Duration) {
+	if ttl <= 0 {
+		d.Forget(key)
+		return
+	}
+	hash := hashKey(key)
+	raw, err := json.Marshal(entry{Key: hash, ExpiresAt: d.now().Add(ttl), Tools: tools})
+	if err == nil && len(raw) > MaxFileBytes {
+		err = errors.New("the catalog is larger than the cache keeps")
+	}
+	if err == nil {
+		if err = os.MkdirAll(d.Path, 0o700); err == nil {
+			err = atomicfile.WriteFile(d.file(hash), raw, 0o600)
+		}
+	}
+	if err != nil {
+		d.log().Debug("tools cache: not kept", "error", err)
+	}
+}
+
+// Forget removes what is kept under key.
+func (d *Dir) Forget(key string) {
+	if err := os.Remove(d.file(hashKey(key))); err != nil && !errors.Is(err, os.ErrNotExist) {
+		d.log().Debug("tools cache: not forgotten", "error", err)
+	}
+}
