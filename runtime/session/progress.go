@@ -27,9 +27,10 @@ const (
 	// progressQuiet and progressDrainMax bound the wait at the end of a
 	// call that had reports: the SDK hands over the answer at once but
 	// the notifications read before it through a queue, so the call waits
-	// until no report came for progressQuiet (at most progressDrainMax)
-	// to deliver the server's last report before its result.
-	progressQuiet    = 25 * time.Millisecond
+	// until no report came for progressQuiet after the answer (at most
+	// progressDrainMax) to deliver the server's last report before its
+	// result.
+	progressQuiet    = 50 * time.Millisecond
 	progressDrainMax = time.Second
 )
 
@@ -193,16 +194,27 @@ func (c *progressCall) flush() {
 	c.deliver(p)
 }
 
-// drain waits until the call's reports have been quiet for progressQuiet,
-// at most progressDrainMax; at once when it had none.
+// drain waits, after the call's answer, until its reports have been quiet
+// for progressQuiet (counted from the answer or the last report, whichever
+// is later), at most progressDrainMax; at once when it had none. A report
+// the server sent right before its answer is read before it but handled
+// by the SDK on another goroutine, and must not be lost.
 func (c *progressCall) drain() {
-	deadline := time.Now().Add(progressDrainMax)
+	start := time.Now()
+	deadline := start.Add(progressDrainMax)
 	for {
 		c.mu.Lock()
 		seen := c.seen
 		c.mu.Unlock()
-		wait := progressQuiet - time.Since(seen)
-		if seen.IsZero() || wait <= 0 || time.Until(deadline) <= 0 {
+		if seen.IsZero() {
+			return
+		}
+		last := start
+		if seen.After(last) {
+			last = seen
+		}
+		wait := progressQuiet - time.Since(last)
+		if wait <= 0 || time.Until(deadline) <= 0 {
 			return
 		}
 		time.Sleep(min(wait, time.Until(deadline)))

@@ -65,6 +65,12 @@ func newProgressServer(t *testing.T) *progressServer {
 			time.Sleep(150 * time.Millisecond)
 		}
 	})
+	tool("late", func(ctx context.Context, req *mcp.CallToolRequest) {
+		tok := req.Params.GetProgressToken()
+		notify(ctx, req, tok, 1, "")
+		time.Sleep(200 * time.Millisecond)
+		notify(ctx, req, tok, 2, "") // right before the answer
+	})
 	tool("flood", func(ctx context.Context, req *mcp.CallToolRequest) {
 		tok := req.Params.GetProgressToken()
 		for i := 1; i <= 10000; i++ {
@@ -229,5 +235,21 @@ func TestProgressForeignTokensIgnored(t *testing.T) {
 	}
 	if len(vals) != 2 || vals[0] != 2 || vals[1] != 3 {
 		t.Errorf("reports = %v, want [2 3] (non-increasing ones dropped)", vals)
+	}
+}
+
+// The report a server sends right before its answer, long after the one
+// before, is delivered before CallTool returns.
+func TestProgressLastBeforeAnswerDelivered(t *testing.T) {
+	ps := newProgressServer(t)
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ps.url})
+	for i := 0; i < 10; i++ {
+		var rec recorder
+		if _, err := s.CallTool(session.WithProgress(context.Background(), rec.add), "late", nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.reports(); len(got) != 2 || got[1].Progress != 2 {
+			t.Fatalf("call %d: reports %+v, want 1 and 2", i, got)
+		}
 	}
 }
