@@ -53,10 +53,6 @@ func pathExts(pathext string) []string {
 	return exts
 }
 
-// isWindowsPath reports whether a command names a path (has a directory
-// part or a drive) rather than a program for PATH to find.
-func isWindowsPath(name string) bool { return strings.ContainsAny(name, `\/:`) }
-
 // winAbs reports whether dir is an absolute Windows path (C:\x, \\host\x).
 func winAbs(dir string) bool {
 	return strings.HasPrefix(dir, `\\`) || len(dir) >= 3 && dir[1] == ':' && (dir[2] == '\\' || dir[2] == '/')

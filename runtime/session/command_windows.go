@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -70,3 +71,7 @@ func isRegularFile(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// isWindowsPath reports whether a command names a path (has a directory
+// part or a drive) rather than a program for PATH to find.
+func isWindowsPath(name string) bool { return strings.ContainsAny(name, `\/:`) }

@@ -210,7 +210,7 @@ func encodeValue(v attribute.Value) otlpValue {
 		}
 		return otlpValue{Array: l}
 	default:
-		s := v.Emit()
+		s := v.String()
 		return otlpValue{String: &s}
 	}
 }
