@@ -28,6 +28,7 @@ type taskPeer struct {
 	polls     int
 	gets      int
 	cancelled []string
+	config    map[string]any // more fields of the server's definition
 }
 
 func newTaskPeer(t *testing.T, polls int) *taskPeer {
@@ -102,9 +103,11 @@ func startTaskHost(t *testing.T, p *taskPeer, script []map[string]any) *servedHo
 	t.Helper()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
-	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"tasks": map[string]any{"transport": "http", "url": p.url},
-	}}})
+	def := map[string]any{"transport": "http", "url": p.url}
+	for k, v := range p.config {
+		def[k] = v
+	}
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{"tasks": def}}})
 	scriptFile := filepath.Join(dir, "script.json")
 	writeJSONFile(t, scriptFile, script)
 	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "HOME=" + dir},
@@ -228,4 +231,28 @@ func TestTaskCancelledWithRun(t *testing.T) {
 	if st, _ := h.ui.finalRun(r.RunID); st.Status != protocol.RunCancelled {
 		t.Errorf("run ended %+v", st)
 	}
+}
+
+// TestTaskTimeoutFromConfig: a task that never ends is bounded by the
+// server's task_timeout_ms, not the request timeout: the call fails saying
+// so and the task is cancelled (issue 13, tasks: configurable separately).
+func TestTaskTimeoutFromConfig(t *testing.T) {
+	p := newTaskPeer(t, 1_000_000)
+	p.config = map[string]any{"task_timeout_ms": 1500, "request_timeout_ms": 60000}
+	h := startTaskHost(t, p, []map[string]any{{"text": "unused"}})
+	ctx := ctxT(t, time.Minute)
+	start := time.Now()
+	_, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "tasks", Tool: "build"})
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "task") {
+		t.Fatalf("tool.call of a task that never ends: %v, want a task timeout", err)
+	}
+	if took > 20*time.Second {
+		t.Errorf("the call took %v: the 1.5 s task timeout was not applied", took)
+	}
+	waitFor(t, 10*time.Second, "tasks/cancel", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.cancelled) == 1 && p.cancelled[0] == "build-42"
+	})
 }

@@ -304,6 +304,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		OAuthHandler:     oauthHandler(oauth),
 		ConnectTimeout:   cfg.StartupTimeout(),
 		RequestTimeout:   cfg.RequestTimeout(),
+		TaskTimeout:      time.Duration(cfg.TaskTimeoutMS) * time.Millisecond,
 		MaxResponseBytes: cfg.MaxResponseBytes,
 		Elicit:           sv.guardElicit(sv.m.opts.Elicit),
 		ToolsCache:       sv.m.opts.ToolsCache,

@@ -41,6 +41,10 @@ type ServerConfig struct {
 	Env     map[string]string `json:"env,omitempty"`
 
 	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
+	// TaskTimeoutMS bounds a tool call the server runs as a task (SEP-2663),
+	// from the call to the task's end; 0 means the session default (30
+	// minutes). Expiry cancels the task.
+	TaskTimeoutMS int `json:"task_timeout_ms,omitempty"`
 	// MaxResponseBytes caps any one answer (or stdio line) the server
 	// sends, counted after decompression; 0 means the session default
 	// (32 MiB). A call whose answer is larger fails with an error naming
@@ -212,6 +216,9 @@ func (c *ServerConfig) Validate() error {
 	}
 	if c.StartupTimeoutMS < 0 {
 		return bad("startup_timeout_ms", "must not be negative")
+	}
+	if c.TaskTimeoutMS < 0 {
+		return bad("task_timeout_ms", "must not be negative")
 	}
 	if c.MaxResponseBytes < 0 || (c.MaxResponseBytes > 0 && c.MaxResponseBytes < 64<<10) {
 		return bad("max_response_bytes", "must be at least 65536 (64 KiB), or 0 for the default")

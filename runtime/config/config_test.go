@@ -68,6 +68,7 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"ok": {"url": "https://ok.example/mcp"},
 		"typo": {"url": "https://x.example", "heders": {}},
 		"type": {"url": "https://x.example", "request_timeout_ms": "soon"},
+		"task": {"url": "https://x.example", "task_timeout_ms": -1},
 		"nourl": {"transport": "http"},
 		"relative": {"url": "/mcp"},
 		"bad id!": {"command": "x"},
@@ -88,6 +89,7 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 	for id, want := range map[string]string{
 		"typo":     `field "heders": unknown field`,
 		"type":     `field "request_timeout_ms"`,
+		"task":     `field "task_timeout_ms": must not be negative`,
 		"nourl":    `field "url": required`,
 		"relative": `field "url": must be an absolute`,
 		"bad id!":  "invalid server id",
