@@ -73,6 +73,9 @@ type ManagerOptions struct {
 	// default. A one-shot command, whose answer is already printed, uses a
 	// short one instead of waiting on a server that ignores stdin closing.
 	ShutdownGrace time.Duration
+	// OneShot marks a manager that serves one command and closes: its
+	// sessions do not follow catalog changes (session.Options.OneShot).
+	OneShot bool
 }
 
 // A Manager runs every configured server on its own goroutine, each with its

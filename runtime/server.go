@@ -319,6 +319,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		Logger:     sv.m.opts.Logger,
 		// A one-shot command's short grace (ManagerOptions.ShutdownGrace).
 		ShutdownGrace: sv.m.opts.ShutdownGrace,
+		OneShot:       sv.m.opts.OneShot,
 		OnToolsChanged: func([]*mcp.Tool, error) {
 			defer sv.recoverIn("the tools/list_changed handler")
 			sv.update(func(*Status) {})

@@ -26,7 +26,7 @@ const oneShotGrace = 50 * time.Millisecond
 // is reported by host mcp get's storage line, and by one warning when a
 // token is first stored in the file instead.
 func (c *cli) managerOptions() runtime.ManagerOptions {
-	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}, ShutdownGrace: oneShotGrace}
+	o := runtime.ManagerOptions{MaxBackoff: time.Hour, LoginUI: terminalLoginUI{c}, ShutdownGrace: oneShotGrace, OneShot: true}
 	if c.store == nil && c.storeErr == nil {
 		c.store, c.storeErr = openTokenStore(c.global, func(w string) { c.warnf("%s", w) })
 		if c.storeErr != nil {

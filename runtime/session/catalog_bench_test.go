@@ -198,12 +198,12 @@ func BenchmarkConnectStateless(b *testing.B) {
 	b.Run("bare-go-sdk+list-changed", func(b *testing.B) {
 		bare(b, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}})
 	})
-	b.Run("session", func(b *testing.B) {
+	viaSession := func(b *testing.B, oneShot bool) {
 		b.ReportAllocs()
 		cpu := startCPU()
 		defer cpu.report(b)
 		for b.Loop() {
-			s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: srv.URL})
+			s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: srv.URL, OneShot: oneShot})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -212,5 +212,8 @@ func BenchmarkConnectStateless(b *testing.B) {
 			}
 			s.Close()
 		}
-	})
+	}
+	b.Run("session", func(b *testing.B) { viaSession(b, false) })
+	// A CLI command's session: no list-changed stream (Options.OneShot).
+	b.Run("session-oneshot", func(b *testing.B) { viaSession(b, true) })
 }

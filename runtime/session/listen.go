@@ -52,3 +52,16 @@ func listChangesOnly(req mcp.Request) bool {
 	p, ok := req.GetParams().(*mcp.SubscriptionsListenParams)
 	return ok && p != nil && p.Notifications != nil && len(p.Notifications.ResourceSubscriptions) == 0
 }
+
+// listChangedHandler is the session's tools/list_changed handler: the
+// cached catalog is forgotten and the tools are listed again. A one-shot
+// session has none, so the SDK opens no list-changed stream for it.
+func listChangedHandler(s *Session) func(context.Context, *mcp.ToolListChangedRequest) {
+	if s.opts.OneShot {
+		return nil
+	}
+	return func(context.Context, *mcp.ToolListChangedRequest) {
+		s.forgetCachedTools()
+		s.scheduleRefresh()
+	}
+}

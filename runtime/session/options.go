@@ -110,6 +110,12 @@ type Options struct {
 	MaxToolPages int
 	MaxTools     int
 
+	// OneShot is for a session that answers one command and closes: it
+	// does not follow the server's catalog changes, so on a 2026-07-28
+	// server it opens no subscriptions/listen stream (a round trip and a
+	// held connection the command would never use).
+	OneShot bool
+
 	// ToolsCache, with CacheKey, keeps tools/list results across sessions
 	// for as long as the server's ttlMs says (SEP-2549); nil lists the
 	// tools on every connect. CacheKey is the caller's identity of the

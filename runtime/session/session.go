@@ -89,12 +89,9 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
 		//lint:ignore SA1019 kept for 2025-11-25 servers, which send log messages unasked; nothing is forwarded (serverlog.go)
-		LoggingMessageHandler: s.keepLog,
-		Capabilities:          withTasks(withApps(clientCapabilities())), // tasks.go
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-			s.forgetCachedTools()
-			s.scheduleRefresh()
-		},
+		LoggingMessageHandler:  s.keepLog,
+		Capabilities:           withTasks(withApps(clientCapabilities())), // tasks.go
+		ToolListChangedHandler: listChangedHandler(s),
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			s.prog.dispatch(req.Params)
 			if o.OnProgress != nil {
