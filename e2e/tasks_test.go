@@ -256,3 +256,34 @@ func TestTaskTimeoutFromConfig(t *testing.T) {
 		return len(p.cancelled) == 1 && p.cancelled[0] == "build-42"
 	})
 }
+
+// TestTaskCancelledWithToolCall: a UI withdraws its own direct tool.call
+// with ui.request.cancelled naming the call's id (the same notification the
+// runtime sends for its requests); the task is cancelled at the server and
+// the call answers -32008 (issue 13, tasks: the tool.call cancel path).
+func TestTaskCancelledWithToolCall(t *testing.T) {
+	p := newTaskPeer(t, 1_000_000)
+	h := startTaskHost(t, p, []map[string]any{{"text": "unused"}})
+	// Written as a UI written from the doc would: the request with an id of
+	// its own, then the withdrawal naming it.
+	if _, err := io.WriteString(h.stdin, `{"jsonrpc":"2.0","id":900001,"method":"tool.call","params":{"server":"tasks","tool":"build"}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "the task to be polled", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.gets >= 2
+	})
+	if _, err := io.WriteString(h.stdin, `{"jsonrpc":"2.0","method":"ui.request.cancelled","params":{"id":900001,"method":"tool.call","reason":"cancelled"}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "tasks/cancel", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.cancelled) == 1 && p.cancelled[0] == "build-42"
+	})
+	waitFor(t, 10*time.Second, "the call's answer", func() bool { return len(h.answers(t)["900001"]) > 0 })
+	if codes := h.answers(t)["900001"]; codes[0] != protocol.CodeCancelled {
+		t.Errorf("the withdrawn tool.call answered %v, want %d", codes, protocol.CodeCancelled)
+	}
+}
