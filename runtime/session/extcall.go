@@ -259,7 +259,7 @@ func (s *Session) postCall(ctx context.Context, sessionID, version, method strin
 	// JSON answer over the cap or for another id arrives as an error for id.
 	var msg []byte
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		msg, err = eventWithID(resp.Body, id, s.opts.MaxResponseBytes)
+		msg, err = eventWithID(resp.Body, id, s.opts.MaxResponseBytes, s.extNotification)
 	} else {
 		msg, err = io.ReadAll(resp.Body)
 	}
@@ -298,9 +298,10 @@ func drainAndClose(body io.ReadCloser) {
 // maxQuotedBody bounds the excerpt of a server's error page in an error.
 const maxQuotedBody = 256
 
-// eventWithID reads server-sent events until the message answering id. No
-// line is longer than maxEvent: the session's guard holds events to it.
-func eventWithID(r io.Reader, id string, maxEvent int) ([]byte, error) {
+// eventWithID reads server-sent events until the message answering id,
+// handing every notification before it to onNote. No line is longer than
+// maxEvent: the session's guard holds events to it.
+func eventWithID(r io.Reader, id string, maxEvent int, onNote func([]byte)) ([]byte, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4<<10), maxEvent+64<<10)
 	var data []byte
@@ -311,10 +312,16 @@ func eventWithID(r io.Reader, id string, maxEvent int) ([]byte, error) {
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
 		case line == "":
 			var probe struct {
-				ID any `json:"id"`
+				ID     any    `json:"id"`
+				Method string `json:"method"`
 			}
-			if len(data) > 0 && json.Unmarshal(data, &probe) == nil && probe.ID == id {
-				return data, nil
+			if len(data) > 0 && json.Unmarshal(data, &probe) == nil {
+				if probe.ID == id {
+					return data, nil
+				}
+				if probe.ID == nil && probe.Method != "" && onNote != nil {
+					onNote(data)
+				}
 			}
 			data = nil
 		}
@@ -323,4 +330,22 @@ func eventWithID(r io.Reader, id string, maxEvent int) ([]byte, error) {
 		return nil, err
 	}
 	return nil, io.ErrUnexpectedEOF
+}
+
+// extNotification handles a notification the server sent on the event
+// stream of an extension call (Session.Call over Streamable HTTP), where
+// the SDK never sees it: progress reaches the call it names, as on the
+// SDK's own streams; anything else is dropped.
+func (s *Session) extNotification(data []byte) {
+	var n struct {
+		Method string                          `json:"method"`
+		Params *mcp.ProgressNotificationParams `json:"params"`
+	}
+	if json.Unmarshal(data, &n) != nil || n.Method != "notifications/progress" || n.Params == nil {
+		return
+	}
+	s.prog.dispatch(n.Params)
+	if s.opts.OnProgress != nil {
+		s.opts.OnProgress(n.Params)
+	}
 }

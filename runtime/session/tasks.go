@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/mcp-host/mcp-host/runtime/tracing"
 	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,12 +138,22 @@ func (s *Session) callToolTask(ctx context.Context, params *mcp.CallToolParams) 
 		meta[mcp.MetaKeyProtocolVersion] = v
 		meta[mcp.MetaKeyClientInfo] = s.opts.ClientInfo
 	}
-	params.SetMeta(meta)
+	// Session.Call bypasses the SDK's sending middleware: the span and
+	// the trace context (SEP-414) are this call's own.
+	name := "tools/call"
+	if tracing.On() {
+		name += " " + params.Name
+	}
+	ctx, span := tracing.StartClient(ctx, name, attribute.String("mcp.method.name", "tools/call"),
+		attribute.String("mcp_host.server", s.opts.ID), attribute.String("gen_ai.tool.name", params.Name))
+	params.SetMeta(tracing.InjectMeta(ctx, meta))
 	if params.Arguments == nil {
 		params.Arguments = map[string]any{}
 	}
 	var raw json.RawMessage
-	if err := s.Call(ctx, "tools/call", params, &raw); err != nil {
+	err := s.Call(ctx, "tools/call", params, &raw)
+	tracing.End(span, err)
+	if err != nil {
 		return nil, err
 	}
 	var t taskWire

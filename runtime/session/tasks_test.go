@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -38,6 +39,9 @@ type taskServer struct {
 	session  int  // the current session's number
 	forgot   bool // the current session is forgotten
 	inits    int  // initialize requests seen
+	// progressSSE answers tools/call on an event stream that first reports
+	// progress for the call's token.
+	progressSSE bool
 	// finish is the task's final state (status and the fields of it).
 	finish map[string]any
 }
@@ -77,8 +81,16 @@ func newTaskServer(t *testing.T, polls int) *taskServer {
 			w.Header().Set("Mcp-Session-Id", "s"+string(rune('0'+ts.session)))
 		}
 		ts.mu.Unlock()
+		answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+		if ts.progressSSE && req.Method == "tools/call" {
+			note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+				"params": map[string]any{"progressToken": req.Params.Meta["progressToken"], "progress": 1, "total": 2, "message": "queued \x1b[2J"}})
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: %s\n\nevent: message\ndata: %s\n\n", note, answer)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+		w.Write(append(answer, '\n'))
 	})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -246,5 +258,33 @@ func TestTaskSurvivesSessionReinit(t *testing.T) {
 	defer ts.mu.Unlock()
 	if ts.inits < 2 || ts.gets != 5 {
 		t.Errorf("initialize %d times, tasks/get %d times; want a re-initialization and 5 polls", ts.inits, ts.gets)
+	}
+}
+
+// A tools/call that goes to a tasks server over Streamable HTTP is sent
+// outside the SDK (Session.Call); progress the server reports on that
+// call's event stream still reaches the caller, stripped.
+func TestTaskCallProgressOverHTTP(t *testing.T) {
+	ts := newTaskServer(t, 1)
+	ts.progressSSE = true
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	var mu sync.Mutex
+	var got []session.Progress
+	ctx := session.WithProgress(context.Background(), func(p session.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, p)
+	})
+	res, err := s.CallTool(ctx, "slow", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := textOf(t, res); text != "slow done" {
+		t.Errorf("result = %q", text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0].Progress != 1 || got[0].Total != 2 || strings.TrimSpace(got[0].Message) != "queued" {
+		t.Fatalf("progress = %+v, want one report 1/2 \"queued\" (stripped)", got)
 	}
 }
