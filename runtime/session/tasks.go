@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/runtime/tracing"
 	"github.com/mcp-host/mcp-host/termsafe"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -206,6 +207,15 @@ func (s *Session) followTask(ctx context.Context, tool string, t *taskWire) (*mc
 		}
 		var next taskWire
 		if err := s.Call(tctx, "tasks/get", map[string]any{"taskId": t.TaskID}, &next); err != nil {
+			if tctx.Err() == nil && s.pollCanRetry(err) {
+				// The server is unreachable for now (restarting, a
+				// network blip): the task lives on at the server, so
+				// it is polled again, up to the task timeout.
+				s.opts.logger().Warn("tasks/get failed; polling again", "server", s.opts.ID, "task", t.TaskID, "error", clean(err))
+				backoff := 2 * float64(t.pollInterval()/time.Millisecond)
+				t.PollIntervalMs = &backoff // clamped by pollInterval
+				continue
+			}
 			if tctx.Err() != nil {
 				s.cancelTask(t.TaskID)
 			}
@@ -250,4 +260,16 @@ func (s *Session) cancelTask(id string) {
 	if err := s.Call(ctx, "tasks/cancel", map[string]any{"taskId": id}, &ack); err != nil {
 		s.opts.logger().Debug("tasks/cancel failed", "server", s.opts.ID, "error", err)
 	}
+}
+
+// pollCanRetry reports whether a failed tasks/get may be sent again: the
+// failure was the transport's (no JSON-RPC answer from the server) and the
+// session itself is still open, so the task can still be reached.
+func (s *Session) pollCanRetry(err error) bool {
+	var rpcErr *jsonrpc.Error
+	if errors.As(err, &rpcErr) || errors.Is(err, ErrClosed) {
+		return false
+	}
+	_, _, cerr := s.current()
+	return cerr == nil
 }

@@ -42,6 +42,9 @@ type taskServer struct {
 	// progressSSE answers tools/call on an event stream that first reports
 	// progress for the call's token.
 	progressSSE bool
+	// outage fails that many tasks/get before answering again, as a server
+	// restarting would: 503s and dropped connections, alternately.
+	outage int
 	// finish is the task's final state (status and the fields of it).
 	finish map[string]any
 }
@@ -71,6 +74,25 @@ func newTaskServer(t *testing.T, polls int) *taskServer {
 		}
 		if err := json.Unmarshal(body, &req); err != nil || req.ID == nil {
 			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		ts.mu.Lock()
+		down := req.Method == "tasks/get" && ts.outage > 0
+		if down {
+			ts.outage--
+		}
+		drop := ts.outage%2 == 1
+		ts.mu.Unlock()
+		if down {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil && drop {
+				conn.Close()
+				return
+			} else if err == nil {
+				conn.Write([]byte("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+				conn.Close()
+				return
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
 		result := ts.answer(req.Method, req.Params.Name, req.Params.TaskID, req.Params.Meta)
@@ -286,5 +308,26 @@ func TestTaskCallProgressOverHTTP(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 1 || got[0].Progress != 1 || got[0].Total != 2 || strings.TrimSpace(got[0].Message) != "queued" {
 		t.Fatalf("progress = %+v, want one report 1/2 \"queued\" (stripped)", got)
+	}
+}
+
+// A task outlives its server being unreachable for a while (a restart, a
+// network blip): failed polls are sent again within the task timeout, and
+// the call ends with the task's result.
+func TestTaskSurvivesAnOutage(t *testing.T) {
+	ts := newTaskServer(t, 2)
+	ts.outage = 4
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url})
+	res, err := s.CallTool(context.Background(), "slow", nil)
+	if err != nil {
+		t.Fatalf("a task whose server was unreachable for 4 polls: %v", err)
+	}
+	if got := textOf(t, res); got != "slow done" {
+		t.Errorf("result = %q", got)
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.outage != 0 || len(ts.cancelled) != 0 {
+		t.Errorf("outage left %d, cancelled %v: want the outage sat out and nothing cancelled", ts.outage, ts.cancelled)
 	}
 }
