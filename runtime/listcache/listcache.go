@@ -12,8 +12,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	fastjson "github.com/segmentio/encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -59,6 +61,37 @@ type entry struct {
 	Tools     []*mcp.Tool `json:"tools"`
 }
 
+// stored is entry as read back: the tools stay raw until decodeTools.
+type stored struct {
+	Key       string            `json:"key"`
+	ExpiresAt time.Time         `json:"expires_at"`
+	Tools     []json.RawMessage `json:"tools"`
+}
+
+// decodeTools decodes kept tools with their schemas as json.RawMessage,
+// as the session's own lean tools/list gives them: decoding a schema into
+// maps, or decoding with encoding/json's reflection, would cost what
+// listing saves (BenchmarkConnect10kListTTL in runtime/session).
+func decodeTools(raws []json.RawMessage) ([]*mcp.Tool, error) {
+	tools := make([]*mcp.Tool, len(raws))
+	for i, raw := range raws {
+		in, out := new(json.RawMessage), new(json.RawMessage)
+		t := &mcp.Tool{InputSchema: in, OutputSchema: out}
+		if err := fastjson.Unmarshal(raw, t); err != nil {
+			return nil, err
+		}
+		t.InputSchema, t.OutputSchema = nil, nil
+		if len(*in) > 0 && string(*in) != "null" {
+			t.InputSchema = *in
+		}
+		if len(*out) > 0 && string(*out) != "null" {
+			t.OutputSchema = *out
+		}
+		tools[i] = t
+	}
+	return tools, nil
+}
+
 func (d *Dir) now() time.Time {
 	if d.Now != nil {
 		return d.Now()
@@ -88,15 +121,19 @@ func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	var e entry
-	if err := json.NewDecoder(io.LimitReader(f, MaxFileBytes)).Decode(&e); err != nil || e.Key != hash {
+	var e stored
+	if err := fastjson.NewDecoder(io.LimitReader(f, MaxFileBytes)).Decode(&e); err != nil || e.Key != hash {
 		return nil, false
 	}
 	if !d.now().Before(e.ExpiresAt) {
 		_ = os.Remove(d.file(hash))
 		return nil, false
 	}
-	return e.Tools, true
+	tools, err := decodeTools(e.Tools)
+	if err != nil {
+		return nil, false
+	}
+	return tools, true
 }
 
 // Store keeps tools under key for ttl. Failures are logged, not returned:

@@ -1,6 +1,7 @@
 package listcache
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,5 +77,29 @@ func TestMisses(t *testing.T) {
 	}
 	if _, ok := d.Load("c"); ok {
 		t.Error("an unreadable file was served")
+	}
+}
+
+// Kept schemas come back raw, byte for byte, and a tool without an output
+// schema has none.
+func TestSchemasComeBackRaw(t *testing.T) {
+	d := &Dir{Path: t.TempDir()}
+	in := []*mcp.Tool{
+		{Name: "a", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`), OutputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "b", InputSchema: map[string]any{"type": "object"}},
+	}
+	d.Store("k", in, time.Hour)
+	got, ok := d.Load("k")
+	if !ok || len(got) != 2 {
+		t.Fatalf("Load = %v, %v", got, ok)
+	}
+	if raw, ok := got[0].InputSchema.(json.RawMessage); !ok || string(raw) != `{"type":"object","properties":{"x":{"type":"string"}}}` {
+		t.Errorf("input schema came back as %T %v", got[0].InputSchema, got[0].InputSchema)
+	}
+	if raw, ok := got[0].OutputSchema.(json.RawMessage); !ok || string(raw) != `{"type":"object"}` {
+		t.Errorf("output schema came back as %T %v", got[0].OutputSchema, got[0].OutputSchema)
+	}
+	if got[1].OutputSchema != nil {
+		t.Errorf("a tool without an output schema came back with %v", got[1].OutputSchema)
 	}
 }

@@ -3,6 +3,7 @@ package session_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/mcp-host/mcp-host/runtime/session"
 )
 
@@ -60,7 +62,7 @@ type ttlServer struct {
 	lists atomic.Int32
 }
 
-func newTTLServer(t *testing.T, ttl time.Duration, schema map[string]any, names ...string) *ttlServer {
+func newTTLServer(t testing.TB, ttl time.Duration, schema map[string]any, names ...string) *ttlServer {
 	t.Helper()
 	ts := &ttlServer{}
 	ts.srv = mcp.NewServer(&mcp.Implementation{Name: "ttl", Version: "1"}, &mcp.ServerOptions{
@@ -141,4 +143,71 @@ func TestUncacheableCatalogs(t *testing.T) {
 			t.Errorf("%s: the second connect did not list", name)
 		}
 	}
+}
+
+// BenchmarkConnect10kListTTL shows what a fresh list cache saves: connect
+// to a server of 10,000 tools whose list says ttlMs, listing every page
+// (no cache), against taking the catalog from the user's disk cache
+// (listcache.Dir, filled once before), and the bare go-sdk's connect and
+// list, in one run.
+func BenchmarkConnect10kListTTL(b *testing.B) {
+	names := make([]string, 10000)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool_%05d", i)
+	}
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"param_0": map[string]any{"type": "string", "description": "the first parameter"},
+		"param_1": map[string]any{"type": "integer", "description": "the second parameter"}}}
+	ts := newTTLServer(b, time.Hour, schema, names...)
+	cache := &listcache.Dir{Path: b.TempDir()}
+	opts := session.Options{ID: "ttl", URL: ts.URL}
+	b.Run("bare-go-sdk", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bare", Version: "1"}, nil).
+				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for _, err := range cs.Tools(context.Background(), nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			cs.Close()
+			if n != len(names) {
+				b.Fatalf("%d tools", n)
+			}
+		}
+	})
+	run := func(b *testing.B, o session.Options) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := session.Connect(context.Background(), o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if n := len(s.Tools()); n != len(names) {
+				b.Fatalf("%d tools", n)
+			}
+			s.Close()
+		}
+	}
+	b.Run("session-listing", func(b *testing.B) { run(b, opts) })
+	cached := opts
+	cached.ToolsCache, cached.CacheKey = cache, "ttl|"+ts.URL
+	s, err := session.Connect(context.Background(), cached) // fills the cache
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Close()
+	b.Run("session-fresh-cache", func(b *testing.B) {
+		lists := ts.lists.Load()
+		run(b, cached)
+		if ts.lists.Load() != lists {
+			b.Fatal("the cached connects listed the tools")
+		}
+	})
 }
