@@ -3,11 +3,13 @@ package bench
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	hostrt "github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,8 +36,22 @@ func catalogBare(ctx context.Context, url string) (childResult, error) {
 // catalogHost connects mcp-host's manager to the server and adapts its
 // catalog as a run does (Manager.Catalog).
 func catalogHost(ctx context.Context, url string) (childResult, error) {
+	return catalogHostWith(ctx, url, hostrt.ManagerOptions{})
+}
+
+// catalogHostCached is catalogHost with the user's list cache in the
+// directory $MCPHOST_BENCH_CACHE, which an earlier run filled: the catalog
+// of a server whose list is still fresh comes from there.
+func catalogHostCached(ctx context.Context, url string) (childResult, error) {
+	return catalogHostWith(ctx, url, hostrt.ManagerOptions{ToolsCache: &listcache.Dir{Path: os.Getenv(cacheEnv)}})
+}
+
+// cacheEnv names the list-cache directory of the catalog-host-cached child.
+const cacheEnv = "MCPHOST_BENCH_CACHE"
+
+func catalogHostWith(ctx context.Context, url string, o hostrt.ManagerOptions) (childResult, error) {
 	start := time.Now()
-	m := hostrt.NewManager(hostrt.ManagerOptions{})
+	m := hostrt.NewManager(o)
 	defer m.Close()
 	m.Apply([]config.ServerEntry{{ID: "bench", Source: config.SourceGlobal, DefinedIn: config.SourceGlobal,
 		Config: config.ServerConfig{Transport: "http", URL: url}}})

@@ -68,6 +68,8 @@ func runChild(mode string, args []string) error {
 		res, err = catalogBare(ctx, args[0])
 	case "catalog-host":
 		res, err = catalogHost(ctx, args[0])
+	case "catalog-host-cached":
+		res, err = catalogHostCached(ctx, args[0])
 	case "many-bare":
 		res, err = manyBare(ctx, args)
 	case "many-host":

@@ -26,7 +26,15 @@ type echoArgs struct {
 // positive, that many more catalog tools, each with a 200-character
 // description and a 5-property input schema.
 func NewServer(tools int) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ServerOptions{
+		// Lists say they stay fresh for an hour (SEP-2549 ttlMs), so the
+		// catalog row can show what the host's list cache saves.
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.GetParams().(*mcp.ListToolsParams); ok {
+				c.TTLMs = int(time.Hour / time.Millisecond)
+			}
+		},
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "returns its text"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
