@@ -97,8 +97,9 @@ func TestStdioCloseDuringHungCall(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Error("the hung call still waits after Close")
 	}
-	// Gone and reaped: nothing under its pid, not even a zombie.
-	waitFor(t, "every process of the tree to be gone and reaped", time.Second, func() bool {
+	// Gone and reaped: nothing under its pid, not even a zombie (the reaper
+	// may need a moment on a loaded machine).
+	waitFor(t, "every process of the tree to be gone and reaped", 5*time.Second, func() bool {
 		for _, pid := range pids {
 			if exists(pid) {
 				return false

@@ -187,6 +187,15 @@ func (s *Session) followTask(ctx context.Context, tool string, t *taskWire) (*mc
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// ended is the answer once tctx is done: the caller gave up, or the
+	// task timeout passed (also while a tasks/get was on its way).
+	ended := func() error {
+		s.cancelTask(t.TaskID)
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s: %w (the task was cancelled)", where, ctx.Err())
+		}
+		return fmt.Errorf("%s did not end within the task timeout of %s; it was cancelled: %w", where, timeout, tctx.Err())
+	}
 	last := t.state()
 	report(last)
 	for !t.terminal() {
@@ -198,11 +207,7 @@ func (s *Session) followTask(ctx context.Context, tool string, t *taskWire) (*mc
 		select {
 		case <-tctx.Done():
 			timer.Stop()
-			s.cancelTask(t.TaskID)
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("%s: %w (the task was cancelled)", where, ctx.Err())
-			}
-			return nil, fmt.Errorf("%s did not end within the task timeout of %s; it was cancelled: %w", where, timeout, tctx.Err())
+			return nil, ended()
 		case <-timer.C:
 		}
 		var next taskWire
@@ -217,7 +222,7 @@ func (s *Session) followTask(ctx context.Context, tool string, t *taskWire) (*mc
 				continue
 			}
 			if tctx.Err() != nil {
-				s.cancelTask(t.TaskID)
+				return nil, ended()
 			}
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
