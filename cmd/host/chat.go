@@ -6,11 +6,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/mcp-host/mcp-host/chat"
-	"github.com/mcp-host/mcp-host/runtime/config"
 	"golang.org/x/term"
 )
 
@@ -28,29 +26,14 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "host chat: needs a terminal (stdin is not one); UIs should run `host serve` and speak protocol/PROTOCOL.md")
 		return exitUsage
 	}
-	exe, err := os.Executable()
+	serve, log, err := serveChild("chat", mf, *perms, *logFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "host chat: %v\n", err)
 		return exitFailure
 	}
-	cwd, _ := os.Getwd()
-	global, _ := config.DefaultPaths(cwd)
-	if *logFile == "" {
-		*logFile = filepath.Join(filepath.Dir(global), "chat.log")
-	}
-	if err := os.MkdirAll(filepath.Dir(*logFile), 0o700); err != nil {
-		fmt.Fprintf(stderr, "host chat: %v\n", err)
-		return exitFailure
-	}
-	serve := []string{exe, "serve"}
-	for flagName, v := range map[string]string{"--model": mf.model, "--base-url": mf.baseURL, "--api-key-env": mf.apiKeyEnv, "--script": mf.script, "--permissions": *perms} {
-		if v != "" {
-			serve = append(serve, flagName, v)
-		}
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	if err := chat.Run(ctx, chat.Options{Serve: serve, Env: os.Environ(), LogFile: *logFile, In: stdin, Out: stdout}); err != nil {
+	if err := chat.Run(ctx, chat.Options{Serve: serve, Env: os.Environ(), LogFile: log, In: stdin, Out: stdout}); err != nil {
 		fmt.Fprintf(stderr, "host chat: %v\n", err)
 		return exitFailure
 	}

@@ -6,11 +6,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/mcp-host/mcp-host/runtime"
-	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/web"
 )
 
@@ -27,25 +25,10 @@ func runWeb(args []string, stdout, stderr io.Writer) int {
 	if _, code := parseArgs(fs, args, stdout, stderr); code >= 0 {
 		return code
 	}
-	exe, err := os.Executable()
+	serve, log, err := serveChild("web", mf, *perms, *logFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "host web: %v\n", err)
 		return exitFailure
-	}
-	cwd, _ := os.Getwd()
-	global, _ := config.DefaultPaths(cwd)
-	if *logFile == "" {
-		*logFile = filepath.Join(filepath.Dir(global), "web.log")
-	}
-	if err := os.MkdirAll(filepath.Dir(*logFile), 0o700); err != nil {
-		fmt.Fprintf(stderr, "host web: %v\n", err)
-		return exitFailure
-	}
-	serve := []string{exe, "serve"}
-	for flagName, v := range map[string]string{"--model": mf.model, "--base-url": mf.baseURL, "--api-key-env": mf.apiKeyEnv, "--script": mf.script, "--permissions": *perms} {
-		if v != "" {
-			serve = append(serve, flagName, v)
-		}
 	}
 	var open func(string) error
 	if !*noBrowser {
@@ -53,7 +36,7 @@ func runWeb(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := web.Run(ctx, web.Options{Serve: serve, Env: os.Environ(), LogFile: *logFile, Out: stdout, Open: open, Addr: *addr}); err != nil {
+	if err := web.Run(ctx, web.Options{Serve: serve, Env: os.Environ(), LogFile: log, Out: stdout, Open: open, Addr: *addr}); err != nil {
 		fmt.Fprintf(stderr, "host web: %v\n", err)
 		return exitFailure
 	}
