@@ -31,14 +31,7 @@ func TestChatSaysToolHasApp(t *testing.T) {
 		{"calls": []map[string]any{{"name": adapter.PublicName("basic", "get-time"), "args": map[string]any{}}}},
 		{"text": "It is later than you think."},
 	})
-	c := &tmuxChat{t: t, session: "mcp-host-apps-" + filepath.Base(dir)}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", "160", "-y", "40", cmdline)
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", c.session).Run() })
+	c := startChat(t, "mcp-host-apps-"+filepath.Base(dir), bin, dir, config, script, 160)
 
 	c.waitText("servers: 1 ready")
 	c.typeLine("what time is it?")

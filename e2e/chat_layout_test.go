@@ -66,20 +66,7 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 		{"text": "Again.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "again"}}}},
 		{"text": longAnswer + "\n\n- **first** point\n- second `point`\n"},
 	})
-	c := &tmuxChat{t: t, session: "mcp-host-layout-" + strconv.Itoa(width) + "-" + filepath.Base(filepath.Dir(dir))}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", strconv.Itoa(width), "-y", "40", cmdline)
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
-			t.Logf("runtime log:\n%s", log)
-		}
-	})
+	c := startChat(t, "mcp-host-layout-"+strconv.Itoa(width)+"-"+filepath.Base(filepath.Dir(dir)), bin, dir, config, script, width)
 	// visible is the pane as it is now, without scrollback: a stale line
 	// left by a redraw shows here.
 	visible := func() string { return c.tmux("capture-pane", "-t", c.session, "-p") }

@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -29,20 +28,7 @@ func TestChatProgressInTmux(t *testing.T) {
 		{"calls": []map[string]any{{"name": adapter.PublicName("everything", longRunning), "args": map[string]any{"duration": 6, "steps": 3}}}},
 		{"text": "The long operation finished."},
 	})
-	c := &tmuxChat{t: t, session: "mcp-host-chat-progress-" + filepath.Base(dir)}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", "140", "-y", "40", cmdline)
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
-			t.Logf("runtime log:\n%s", log)
-		}
-	})
+	c := startChat(t, "mcp-host-chat-progress-"+filepath.Base(dir), bin, dir, config, script, 140)
 	c.waitFor("everything ready", func(s string) bool { return strings.Contains(s, "servers: 1 ready") })
 	c.typeLine("run the long operation")
 	c.waitText("Allow everything/" + longRunning + "?")
@@ -77,20 +63,7 @@ func TestChatTaskInTmux(t *testing.T) {
 		{"when_result_contains": "build ok", "text": "The build task finished."},
 		{"text": "The build result did not arrive."},
 	})
-	c := &tmuxChat{t: t, session: "mcp-host-chat-task-" + filepath.Base(dir)}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", "140", "-y", "40", cmdline)
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
-			t.Logf("runtime log:\n%s", log)
-		}
-	})
+	c := startChat(t, "mcp-host-chat-task-"+filepath.Base(dir), bin, dir, config, script, 140)
 	c.waitFor("tasks ready", func(s string) bool { return strings.Contains(s, "servers: 1 ready") })
 	c.typeLine("build it")
 	c.waitText("Allow tasks/build?")

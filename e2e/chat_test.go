@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,29 @@ func (c *tmuxChat) waitText(text string) string {
 	return c.waitFor(strconvQuote(text), func(s string) bool { return strings.Contains(s, text) })
 }
 
+// startChat runs host chat (bin) in a tmux session of its own, width columns
+// by 40 rows, with config as the global config, the scripted model script,
+// and its permissions and log in dir; the runtime log is shown when the test
+// fails, and the session ends with the test.
+func startChat(t *testing.T, session, bin, dir, config, script string, width int) *tmuxChat {
+	t.Helper()
+	c := &tmuxChat{t: t, session: session}
+	cmdline := strings.Join([]string{
+		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"PATH=" + os.Getenv("PATH"),
+		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
+	}, " ")
+	c.tmux("new-session", "-d", "-s", c.session, "-x", strconv.Itoa(width), "-y", "40", cmdline)
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
+			t.Logf("runtime log:\n%s", log)
+		}
+	})
+	return c
+}
+
 func strconvQuote(s string) string { return `"` + s + `"` }
 
 // TestChatInTmux types a prompt, answers the permission prompt, opens
@@ -92,20 +116,7 @@ func TestChatInTmux(t *testing.T) {
 		{"text": "Let me echo that.", "calls": []map[string]any{{"name": adapter.PublicName("everything", "echo"), "args": map[string]any{"message": "hello from chat"}}}},
 		{"text": "The server echoed: hello from chat."},
 	})
-	c := &tmuxChat{t: t, session: "mcp-host-chat-" + filepath.Base(dir)}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", "120", "-y", "40", cmdline)
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
-			t.Logf("runtime log:\n%s", log)
-		}
-	})
+	c := startChat(t, "mcp-host-chat-"+filepath.Base(dir), bin, dir, config, script, 120)
 
 	c.waitFor("everything ready and notes waiting for a login", func(s string) bool {
 		return strings.Contains(s, "servers: 1 ready, 1 auth_required")

@@ -76,7 +76,7 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 		// as the user has.
 		s.opened.add(server, id)
 	}
-	if err := s.openElicitationPage(ctx, server, p.URL, msg, id); err != nil {
+	if err := s.openElicitationPage(ctx, caps.OpenURL, server, p.URL, msg, id); err != nil {
 		s.opened.take(server, id)
 		s.logUI("warn", server, fmt.Sprintf("could not open the page the server asked for: %v", err))
 		return decline, nil
@@ -86,11 +86,8 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 
 // openElicitationPage opens an elicitation's page the user agreed to:
 // through the UI when it declared open_url, else in the system browser.
-func (s *service) openElicitationPage(ctx context.Context, server, url, msg, id string) error {
-	s.mu.Lock()
-	openURL := s.caps.OpenURL
-	s.mu.Unlock()
-	if !openURL {
+func (s *service) openElicitationPage(ctx context.Context, uiOpens bool, server, url, msg, id string) error {
+	if !uiOpens {
 		return runtime.OpenBrowser(url)
 	}
 	res, err := s.ui.OpenURL(ctx, &protocol.OpenURLParams{

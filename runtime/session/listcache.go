@@ -52,9 +52,9 @@ func (s *Session) listToolsCached(ctx context.Context, cs *mcp.ClientSession, in
 		s.opts.Logger.Debug("tools/list served from the cache", "server", s.opts.ID, "tools", len(tools))
 		return tools, nil
 	}
-	walk := s.ttls.start()
+	s.ttls.start()
 	tools, err := s.listTools(ctx, cs, info.Capabilities)
-	ttl := s.ttls.end(walk)
+	ttl := s.ttls.end()
 	if err != nil {
 		return nil, err
 	}
@@ -108,17 +108,16 @@ type ttlWalks struct {
 	seen   bool
 }
 
-func (w *ttlWalks) start() int {
+func (w *ttlWalks) start() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.active == 0 {
 		w.min, w.seen = 0, false
 	}
 	w.active++
-	return w.active
 }
 
-func (w *ttlWalks) end(int) time.Duration {
+func (w *ttlWalks) end() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.active--
