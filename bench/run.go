@@ -32,6 +32,10 @@ type Config struct {
 	ManyServers   int // servers connected at once
 	ManyRounds    int
 	OneShotRounds int
+
+	// Only, when set, names the one section to run: calls, catalog,
+	// servers or oneshot.
+	Only string
 }
 
 // Full is the configuration of `make bench`.
@@ -67,21 +71,31 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 	}
 	cfg.Root = root
 	t := &Table{Started: time.Now(), Machine: machine(), LoadStart: loadAverage()}
-	cfg.logf("call paths: %d rounds of %d sequential and %d %d-way calls", cfg.Rounds, cfg.SeqCalls, cfg.ParCalls, cfg.Parallel)
-	if err := runCalls(ctx, &cfg, t); err != nil {
-		return nil, err
+	sections := []struct {
+		name string
+		run  func() error
+		what string
+	}{
+		{"calls", func() error { return runCalls(ctx, &cfg, t) },
+			fmt.Sprintf("call paths: %d rounds of %d sequential and %d %d-way calls", cfg.Rounds, cfg.SeqCalls, cfg.ParCalls, cfg.Parallel)},
+		{"catalog", func() error { return runCatalog(&cfg, t) },
+			fmt.Sprintf("catalog of %d tools: %d rounds, each client in its own process", cfg.CatalogTools, cfg.CatalogRounds)},
+		{"servers", func() error { return runMany(&cfg, t) }, fmt.Sprintf("%d servers at once: %d rounds", cfg.ManyServers, cfg.ManyRounds)},
+		{"oneshot", func() error { return runOneShot(&cfg, t) }, fmt.Sprintf("one-shot programs: %d rounds", cfg.OneShotRounds)},
 	}
-	cfg.logf("catalog of %d tools: %d rounds, each client in its own process", cfg.CatalogTools, cfg.CatalogRounds)
-	if err := runCatalog(&cfg, t); err != nil {
-		return nil, err
+	ran := false
+	for _, sec := range sections {
+		if cfg.Only != "" && cfg.Only != sec.name {
+			continue
+		}
+		ran = true
+		cfg.logf("%s", sec.what)
+		if err := sec.run(); err != nil {
+			return nil, err
+		}
 	}
-	cfg.logf("%d servers at once: %d rounds", cfg.ManyServers, cfg.ManyRounds)
-	if err := runMany(&cfg, t); err != nil {
-		return nil, err
-	}
-	cfg.logf("one-shot programs: %d rounds", cfg.OneShotRounds)
-	if err := runOneShot(&cfg, t); err != nil {
-		return nil, err
+	if !ran {
+		return nil, fmt.Errorf("bench: no section %q (calls, catalog, servers, oneshot)", cfg.Only)
 	}
 	t.Elapsed, t.LoadEnd = time.Since(t.Started), loadAverage()
 	return t, nil

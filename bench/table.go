@@ -75,10 +75,12 @@ func (t *Table) Markdown() string {
 	if t.LoadStart != "" {
 		p("; load average %s at the start, %s at the end", t.LoadStart, t.LoadEnd)
 	}
-	p(".\n\n")
-	p("Tool calls on a go-sdk Streamable HTTP server on loopback (echo tool); time per call as a ratio to the bare go-sdk client, median of interleaved rounds:\n\n")
-	p("| path | seq per call | 8-way per call | allocs/call | KB/call | new conns /1000 calls | seq (abs) | 8-way (abs) |\n")
-	p("|---|---|---|---|---|---|---|---|\n")
+	p(".\n")
+	if len(t.Calls) > 0 {
+		p("\nTool calls on a go-sdk Streamable HTTP server on loopback (echo tool); time per call as a ratio to the bare go-sdk client, median of interleaved rounds:\n\n")
+		p("| path | seq per call | 8-way per call | allocs/call | KB/call | new conns /1000 calls | seq (abs) | 8-way (abs) |\n")
+		p("|---|---|---|---|---|---|---|---|\n")
+	}
 	for _, r := range t.Calls {
 		if r.Note != "" {
 			p("| %s | - | - | - | - | - | %s | |\n", r.Path, r.Note)
@@ -90,17 +92,23 @@ func (t *Table) Markdown() string {
 		}
 		p("| %s | %.2f | %.2f | %s | %s | %.1f | %s | %s |\n", r.Path, r.Seq, r.Par, allocs, kb, r.ConnsPer1000, micros(r.SeqAbs), micros(r.ParAbs))
 	}
-	p("\nConnect + list of %d tools (200-character descriptions, 5-property schemas), each client in a fresh process:\n\n", t.CatalogTools)
-	p("| client | time | peak RSS | time (abs) | peak RSS (abs) |\n|---|---|---|---|---|\n")
+	if len(t.Catalog) > 0 {
+		p("\nConnect + list of %d tools (200-character descriptions, 5-property schemas), each client in a fresh process:\n\n", t.CatalogTools)
+		p("| client | time | peak RSS | time (abs) | peak RSS (abs) |\n|---|---|---|---|---|\n")
+	}
 	for _, r := range t.Catalog {
 		p("| %s | %.2f | %s | %s | %s |\n", r.Path, r.Time, ratioOrDash(r.RSS), micros(r.TimeAbs), mib(r.RSSAbs))
 	}
-	p("\n%d HTTP servers connected at once (answers delayed 10-50 ms), each client in a fresh process:\n\n", t.ManyServers)
-	p("| client | all ready / slowest alone | vs bare go-sdk | all (abs) | slowest alone (abs) |\n|---|---|---|---|---|\n")
+	if len(t.Many) > 0 {
+		p("\n%d HTTP servers connected at once (answers delayed 10-50 ms), each client in a fresh process:\n\n", t.ManyServers)
+		p("| client | all ready / slowest alone | vs bare go-sdk | all (abs) | slowest alone (abs) |\n|---|---|---|---|---|\n")
+	}
 	for _, r := range t.Many {
 		p("| %s | %.2f | %.2f | %s | %s |\n", r.Client, r.Ratio, r.VsBare, micros(r.AllAbs), micros(r.SlowestAbs))
 	}
-	p("\nOne tool call per process, start to exit:\n\n| program | ratio | abs |\n|---|---|---|\n")
+	if len(t.OneShot) > 0 {
+		p("\nOne tool call per process, start to exit:\n\n| program | ratio | abs |\n|---|---|---|\n")
+	}
 	for _, r := range t.OneShot {
 		p("| %s | %.2f | %s |\n", r.Program, r.Ratio, micros(r.Abs))
 	}

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/muesli/termenv"
 )
 
 // A finished answer is rendered as Markdown: no raw markers, lists with
@@ -49,5 +51,25 @@ func TestMarkdownEntitiesStayHarmless(t *testing.T) {
 	}
 	if !strings.Contains(out, "Hi") || !strings.Contains(out, "code") {
 		t.Errorf("the answer is not shown:\n%q", out)
+	}
+}
+
+// With colours on, the only styles in a rendered answer are the
+// renderer's own: an escape written as a character reference (&#27;[31m)
+// does not come back as a colour code, and what the renderer styles is
+// still styled.
+func TestMarkdownEntitiesBringNoStyles(t *testing.T) {
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI)
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+	var md markdown
+	out := md.render("Hi &#27;[31mRED&#x1b;[5m **bold** `code` [a](https://x.test/&#27;[32m)\n\n```\n&#27;[33m\n```\n", 80)
+	for _, injected := range []string{"\x1b[31m", "\x1b[5m", "\x1b[32m", "\x1b[33m"} {
+		if strings.Contains(out, injected) {
+			t.Errorf("the text brought the style %q:\n%q", injected, out)
+		}
+	}
+	if !strings.Contains(out, mdStrong.Render("bold")) || !strings.Contains(out, mdCode.Render("code")) {
+		t.Errorf("the renderer's own styles are missing:\n%q", out)
 	}
 }
