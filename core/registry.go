@@ -7,11 +7,11 @@ import (
 )
 
 // namePattern is the set of tool names every supported model API accepts.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // ValidName reports whether name is a valid public tool name: 1 to 64
 // characters from [a-zA-Z0-9_-].
-func ValidName(name string) bool { return namePattern.MatchString(name) }
+func ValidName(name string) bool { return namePattern().MatchString(name) }
 
 // A Registry holds the tools available to runs, keyed by public name. It is
 // safe for concurrent use. A run works on a [Registry.Snapshot], so tools added

@@ -26,7 +26,7 @@ func ErrorText(s string) string {
 	}
 	s = String(s)
 	if strings.Contains(s, "://") {
-		s = urlsIn.ReplaceAllStringFunc(s, bareURL)
+		s = urlsIn().ReplaceAllStringFunc(s, bareURL)
 	}
 	if cut || len(s) > MaxErrorText {
 		s = clip(s, MaxErrorText)

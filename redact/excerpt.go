@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -33,7 +34,7 @@ func Excerpt(body []byte, max int, secrets ...string) string {
 	}
 	s := maskKnown(string(body), secrets)
 	s = string(JSON([]byte(s)))
-	s = secretPairs.ReplaceAllString(s, "${1}"+Mask)
+	s = secretPairs().ReplaceAllString(s, "${1}"+Mask)
 	s = maskKnown(s, secrets) // in case re-encoding changed nothing, or a value reappeared
 	return clip(printableLine(s), max)
 }
@@ -50,7 +51,7 @@ func maskKnown(s string, secrets []string) string {
 
 // secretPairs finds the values of secret keys in text: "key": "value",
 // key=value, key: value.
-var secretPairs = func() *regexp.Regexp {
+var secretPairs = sync.OnceValue(func() *regexp.Regexp {
 	keys := make([]string, 0, len(secretKeys))
 	for k := range secretKeys {
 		keys = append(keys, regexp.QuoteMeta(k))
@@ -60,7 +61,7 @@ var secretPairs = func() *regexp.Regexp {
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(keys))) // longer alternatives first where they share a prefix
 	return regexp.MustCompile(`(?i)((?:^|[^A-Za-z0-9_-])"?(?:` + strings.Join(keys, "|") + `)"?\s*[:=]\s*"?)(?:[^"&\s,;<>}]+)`)
-}()
+})
 
 // printableLine drops invalid UTF-8, control and format characters, and
 // collapses whitespace.

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mask replaces a secret.
@@ -37,16 +38,16 @@ func IsSecretKey(name string) bool {
 
 // schemeCredentials finds the credentials of Authorization-style values in
 // free text: "Bearer abc", "DPoP abc", "Basic abc".
-var schemeCredentials = regexp.MustCompile(`(?i)\b(bearer|dpop|basic)\s+[A-Za-z0-9\-._~+/]+=*`)
+var schemeCredentials = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(bearer|dpop|basic)\s+[A-Za-z0-9\-._~+/]+=*`) })
 
 // String masks the secrets [Register] knows, the credentials of
 // Authorization-style values in s and the secret query parameters of any
 // URL in it.
 func String(s string) string {
 	s = Registered(s)
-	s = schemeCredentials.ReplaceAllString(s, "$1 "+Mask)
+	s = schemeCredentials().ReplaceAllString(s, "$1 "+Mask)
 	if strings.Contains(s, "?") && strings.Contains(s, "=") {
-		s = urlsIn.ReplaceAllStringFunc(s, URL)
+		s = urlsIn().ReplaceAllStringFunc(s, URL)
 	}
 	return s
 }
@@ -54,7 +55,7 @@ func String(s string) string {
 // queryEscape is url.QueryEscape, named for what Registered needs.
 func queryEscape(s string) string { return url.QueryEscape(s) }
 
-var urlsIn = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+var urlsIn = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`) })
 
 // URL masks the registered secrets (see [Register]) and the secret query
 // parameters (code, state is kept) of a URL. A string that does not parse

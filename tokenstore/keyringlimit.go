@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // Each OS keyring bounds the value of one item, and go-keyring refuses a
@@ -54,7 +55,7 @@ func systemItemLimit(service, user string) int { return keyringItemLimit(runtime
 
 // keychainUnsafe matches what go-keyring's darwin backend quotes (its
 // internal shellescape package).
-var keychainUnsafe = regexp.MustCompile(`[^\w@%+=:,./-]`)
+var keychainUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\w@%+=:,./-]`) })
 
 // keychainQuote quotes s as go-keyring's darwin backend does before it
 // writes s on the `security` command line.
@@ -62,7 +63,7 @@ func keychainQuote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if keychainUnsafe.MatchString(s) {
+	if keychainUnsafe().MatchString(s) {
 		return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 	}
 	return s

@@ -127,7 +127,9 @@ func (s *Server) AppHandler() http.Handler {
 // originPattern is what a declared CSP domain must look like: a scheme, a
 // host (a leading *. allowed) and a port; no paths, quotes, spaces or
 // semicolons that could add directives.
-var originPattern = regexp.MustCompile(`^(https?|wss?)://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?$`)
+var originPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(https?|wss?)://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?$`)
+})
 
 // appPolicy builds the CSP an app document is served under from what the
 // app declared (SEP-1865's mapping; nothing declared means no network):
@@ -143,7 +145,7 @@ func appPolicy(c *protocol.AppCSP, pageOrigins string) (policy string, ignored [
 	keep := func(list []string) string {
 		var ok []string
 		for _, d := range list {
-			if originPattern.MatchString(d) {
+			if originPattern().MatchString(d) {
 				ok = append(ok, d)
 			} else {
 				ignored = append(ignored, d)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -105,12 +106,12 @@ const (
 	DefaultStdioStartupTimeout = 60 * time.Second // room for npx to fetch a package
 )
 
-var serverIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var serverIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // ValidateServerID reports whether id is a valid server id:
 // ^[a-zA-Z0-9_-]{1,64}$.
 func ValidateServerID(id string) error {
-	if !serverIDPattern.MatchString(id) {
+	if !serverIDPattern().MatchString(id) {
 		return fmt.Errorf("invalid server id %q: use 1-64 letters, digits, '_' or '-'", id)
 	}
 	return nil

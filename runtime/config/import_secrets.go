@@ -6,26 +6,31 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // secretName matches the environment variable and header names whose
 // values are taken for secrets on import.
-var secretName = regexp.MustCompile(`(?i)(token|key|secret|passw|pwd|auth|credential|cookie|session)`)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(token|key|secret|passw|pwd|auth|credential|cookie|session)`)
+})
 
 // authScheme splits an Authorization value into its scheme and the
 // credential: only the credential moves out.
-var authScheme = regexp.MustCompile(`(?i)^(bearer|basic|token|bot|dpop)\s+(\S.*)$`)
+var authScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(bearer|basic|token|bot|dpop)\s+(\S.*)$`) })
 
 // secretFlag matches a command-line flag that takes a secret
 // (--api-key, --token=…), but not one that names where a secret is
 // (--key-file, --token-url).
 var (
-	secretFlag    = regexp.MustCompile(`(?i)^--?[a-z0-9_-]*(token|key|secret|passw|pwd|credential)[a-z0-9_-]*$`)
-	notSecretFlag = regexp.MustCompile(`(?i)(file|path|dir|type|url|id|name)$`)
+	secretFlag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^--?[a-z0-9_-]*(token|key|secret|passw|pwd|credential)[a-z0-9_-]*$`)
+	})
+	notSecretFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(file|path|dir|type|url|id|name)$`) })
 )
 
 // vscodeEnvRef is VS Code's ${env:NAME}, which means our ${NAME}.
-var vscodeEnvRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+var vscodeEnvRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // moveSecrets replaces each secret value in c's env, headers and
 // command-line flags (--api-key VALUE, --token=VALUE) by a ${VAR}
@@ -37,15 +42,15 @@ func moveSecrets(id string, c *ServerConfig, used map[string]bool) []MovedSecret
 	var moved []MovedSecret
 	move := func(kind string, m map[string]string) {
 		for _, k := range sortedKeys(m) {
-			v := vscodeEnvRef.ReplaceAllString(m[k], "$${$1}")
+			v := vscodeEnvRef().ReplaceAllString(m[k], "$${$1}")
 			m[k] = v
-			if v == "" || strings.Contains(v, "${") || !secretName.MatchString(k) {
+			if v == "" || strings.Contains(v, "${") || !secretName().MatchString(k) {
 				continue
 			}
 			name := uniqueVar(secretVar(id, k), used)
 			ref := "${" + name + "}"
 			if kind == "headers" {
-				if p := authScheme.FindStringSubmatch(v); p != nil {
+				if p := authScheme().FindStringSubmatch(v); p != nil {
 					ref = p[1] + " " + ref
 				}
 			}
@@ -57,7 +62,7 @@ func moveSecrets(id string, c *ServerConfig, used map[string]bool) []MovedSecret
 	move("headers", c.Headers)
 	for i := 0; i < len(c.Args); i++ {
 		flag, value, inline := strings.Cut(c.Args[i], "=")
-		if !secretFlag.MatchString(flag) || notSecretFlag.MatchString(flag) {
+		if !secretFlag().MatchString(flag) || notSecretFlag().MatchString(flag) {
 			continue
 		}
 		at := i
