@@ -9,13 +9,12 @@
 package listcache
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-
 	"errors"
 	"fmt"
-	fastjson "github.com/segmentio/encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -23,6 +22,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
 )
@@ -77,8 +77,8 @@ func decodeTools(raws []json.RawMessage) ([]*mcp.Tool, error) {
 	for i, raw := range raws {
 		in, out := new(json.RawMessage), new(json.RawMessage)
 		t := &mcp.Tool{InputSchema: in, OutputSchema: out}
-		if err := fastjson.Unmarshal(raw, t); err != nil {
-			return nil, err
+		if rest, err := fastjson.Parse(raw, t, fastjson.ZeroCopy); err != nil || len(rest) != 0 {
+			return nil, errors.Join(err, errors.New("data after the tool"))
 		}
 		t.InputSchema, t.OutputSchema = nil, nil
 		if len(*in) > 0 && string(*in) != "null" {
@@ -116,13 +116,14 @@ func (d *Dir) file(hash string) string { return filepath.Join(d.Path, hash[:32]+
 // Load returns the tools kept under key while they are fresh.
 func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
 	hash := hashKey(key)
-	f, err := os.Open(d.file(hash))
+	raw, err := readBounded(d.file(hash))
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
+	// One pass over the file, whose bytes the tools' strings and schemas
+	// then point into (ZeroCopy): the file is read once and not copied.
 	var e stored
-	if err := fastjson.NewDecoder(io.LimitReader(f, MaxFileBytes)).Decode(&e); err != nil || e.Key != hash {
+	if rest, err := fastjson.Parse(raw, &e, fastjson.ZeroCopy); err != nil || len(bytes.TrimSpace(rest)) != 0 || e.Key != hash {
 		return nil, false
 	}
 	if !d.now().Before(e.ExpiresAt) {
@@ -135,6 +136,33 @@ func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
 	}
 	return tools, true
 }
+
+// readBounded reads the file at path whole, in one buffer of its size, if
+// it holds at most MaxFileBytes.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, errTooLarge
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > MaxFileBytes {
+		return nil, errTooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+var errTooLarge = errors.New("tools cache: file too large")
 
 // Store keeps tools under key for ttl. Failures are logged, not returned:
 // a cache that cannot write only costs a tools/list.

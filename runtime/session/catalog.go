@@ -13,56 +13,108 @@ import (
 // Pages are read once, on the lean path (see leanlist.go) where the
 // transport allows it: the tools' InputSchema and OutputSchema are then
 // json.RawMessage, as the server sent them.
+//
+// The next page is asked for as soon as the transport has seen this page's
+// nextCursor, before this page's tools are decoded: the server prepares
+// page n+1 while the session reads page n, instead of each side waiting
+// for the other (a catalog of 10,000 tools in ten pages). The cursor is
+// checked against the page cap and the cycle guard before it is followed,
+// and checked again against the page the SDK returns; a request that turns
+// out not to be wanted is cancelled.
 func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mcp.ServerCapabilities) ([]*mcp.Tool, error) {
 	if caps != nil && caps.Tools == nil {
 		return nil, nil
 	}
 	var (
 		tools  []*mcp.Tool
-		seen   map[string]bool // cursors already followed
+		seen   = make(map[string]bool) // cursors already followed
 		names  = make(map[string]bool)
 		cursor string
+		next   *pageCall // asked for early; cancelled if it turns out unwanted
 	)
+	defer func() { stopPage(next) }() // a no-op once it is done
+	cur := s.askPage(ctx, cs, "")
 	for page := 1; ; page++ {
-		if page > s.opts.MaxToolPages {
-			return nil, fmt.Errorf("tools/list: stopped after %d pages (page cap %d); the server keeps returning nextCursor", page-1, s.opts.MaxToolPages)
-		}
-		lc := new(listCapture)
-		pctx, cancel := context.WithTimeout(withListCapture(ctx, lc), s.opts.RequestTimeout)
-		res, err := cs.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
-		}
-		pageTools, err := pageTools(cs, cursor, res, lc)
-		if err != nil {
-			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
-		}
-		if tools == nil {
-			tools = make([]*mcp.Tool, 0, len(pageTools))
-		}
-		for _, t := range pageTools {
-			if t == nil || names[t.Name] {
-				s.opts.Logger.Warn("dropping duplicate or empty tool", "server", s.opts.ID, "page", page)
-				continue
+		next = nil
+		follow := func(c string) bool { return page < s.opts.MaxToolPages && c != cursor && !seen[c] }
+		select {
+		case c := <-cur.lc.next:
+			if follow(c) {
+				next = s.askPage(ctx, cs, c)
 			}
-			names[t.Name] = true
-			tools = append(tools, t)
+		case <-cur.done:
 		}
-		if len(tools) > s.opts.MaxTools {
+		<-cur.done
+		res, err := cur.res, cur.err
+		if err == nil {
+			var pt []*mcp.Tool
+			if pt, err = pageTools(cs, cur.cursor, res, cur.lc); err == nil {
+				if tools == nil {
+					tools = make([]*mcp.Tool, 0, len(pt))
+				}
+				for _, t := range pt {
+					if t == nil || names[t.Name] {
+						s.opts.Logger.Warn("dropping duplicate or empty tool", "server", s.opts.ID, "page", page)
+						continue
+					}
+					names[t.Name] = true
+					tools = append(tools, t)
+				}
+			}
+		}
+		if next != nil && (err != nil || next.cursor != res.NextCursor) {
+			next.stop()
+			next = nil
+		}
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
+		case len(tools) > s.opts.MaxTools:
 			return nil, fmt.Errorf("tools/list: more than %d tools (tool cap)", s.opts.MaxTools)
-		}
-		if res.NextCursor == "" {
+		case res.NextCursor == "":
 			return tools, nil
-		}
-		if seen == nil {
-			seen = make(map[string]bool)
-		}
-		if seen[res.NextCursor] || res.NextCursor == cursor {
+		case page >= s.opts.MaxToolPages:
+			return nil, fmt.Errorf("tools/list: stopped after %d pages (page cap %d); the server keeps returning nextCursor", page, s.opts.MaxToolPages)
+		case seen[res.NextCursor] || res.NextCursor == cursor:
 			return nil, fmt.Errorf("tools/list: cursor %q repeated on page %d (pagination cycle)", truncate(res.NextCursor, 40), page)
 		}
 		seen[res.NextCursor] = true
 		cursor = res.NextCursor
+		if next == nil {
+			next = s.askPage(ctx, cs, cursor)
+		}
+		cur = next
+	}
+}
+
+// A pageCall is one tools/list request in flight.
+type pageCall struct {
+	cursor string
+	lc     *listCapture
+	stop   context.CancelFunc
+	done   chan struct{} // closed when res and err are set
+	res    *mcp.ListToolsResult
+	err    error
+}
+
+// askPage sends the tools/list request for cursor, within the request
+// timeout.
+func (s *Session) askPage(ctx context.Context, cs *mcp.ClientSession, cursor string) *pageCall {
+	p := &pageCall{cursor: cursor, lc: newListCapture(), done: make(chan struct{})}
+	pctx, cancel := context.WithTimeout(withListCapture(ctx, p.lc), s.opts.RequestTimeout)
+	p.stop = cancel
+	go func() {
+		defer close(p.done)
+		defer cancel()
+		p.res, p.err = cs.ListTools(pctx, &mcp.ListToolsParams{Cursor: cursor})
+	}()
+	return p
+}
+
+// stopPage cancels p, if there is one.
+func stopPage(p *pageCall) {
+	if p != nil {
+		p.stop()
 	}
 }
 

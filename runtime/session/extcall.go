@@ -84,7 +84,7 @@ func (c *extConn) leanAnswer(resp *jsonrpc.Response) {
 	if lc == nil || resp.Error != nil {
 		return
 	}
-	if trimmed, page, ok := leanResult(resp.Result); ok {
+	if trimmed, page, ok := leanResult(resp.Result, lc); ok {
 		lc.put(page)
 		resp.Result = trimmed
 	}

@@ -38,6 +38,13 @@ type listCapture struct {
 	mu   sync.Mutex
 	page leanPage
 	set  bool
+
+	// next receives the page's nextCursor as soon as the transport has the
+	// answer, before the tools are decoded, so that the next page can be
+	// asked for while this one is read (listTools). Nothing is sent when
+	// the answer has no nextCursor or an unusual one.
+	next     chan string
+	nextOnce sync.Once
 }
 
 // leanPage is a page as the session read it.
@@ -87,12 +94,12 @@ var headerBinding = []byte("x-mcp-header")
 // It returns the trimmed message for the SDK and the page; ok is false
 // when msg is not a result with a tools array it can read, and then msg
 // must be passed on as it is.
-func leanMessage(msg []byte) (trimmed []byte, page leanPage, ok bool) {
+func leanMessage(msg []byte, c *listCapture) (trimmed []byte, page leanPage, ok bool) {
 	rs, re, found := objectMember(msg, "result")
 	if !found {
 		return nil, page, false
 	}
-	res, page, ok := leanResult(msg[rs:re])
+	res, page, ok := leanResult(msg[rs:re], c)
 	if !ok {
 		return nil, page, false
 	}
@@ -101,8 +108,10 @@ func leanMessage(msg []byte) (trimmed []byte, page leanPage, ok bool) {
 	return out, page, true
 }
 
-// leanResult is leanMessage for the result object alone.
-func leanResult(result []byte) (trimmed []byte, page leanPage, ok bool) {
+// leanResult is leanMessage for the result object alone. It passes the
+// page's nextCursor to c first.
+func leanResult(result []byte, c *listCapture) (trimmed []byte, page leanPage, ok bool) {
+	c.sawCursor(result)
 	ts, te, found := objectMember(result, "tools")
 	if !found {
 		return nil, page, false
@@ -303,16 +312,20 @@ func leanEvent(raw []byte, c *listCapture) []byte {
 	for line := range bytes.Lines(raw) {
 		line = bytes.TrimRight(line, "\r\n")
 		if v, isData := bytes.CutPrefix(line, []byte("data:")); isData {
-			if dataLines > 0 {
-				data = append(data, '\n')
+			v = bytes.TrimPrefix(v, []byte{' '})
+			switch dataLines++; dataLines {
+			case 1:
+				data = v // the usual single line, read in place
+			case 2:
+				data = append(append(append([]byte(nil), data...), '\n'), v...)
+			default:
+				data = append(append(data, '\n'), v...)
 			}
-			dataLines++
-			data = append(data, bytes.TrimPrefix(v, []byte{' '})...)
 		} else if len(line) > 0 {
 			other = append(append(other, line...), '\n')
 		}
 	}
-	trimmed, page, ok := leanMessage(data)
+	trimmed, page, ok := leanMessage(data, c)
 	if !ok {
 		return raw
 	}
@@ -330,7 +343,7 @@ func leanJoined(chunks [][]byte, c *listCapture) [][]byte {
 	if len(chunks) > 1 {
 		msg = bytes.Join(chunks, nil)
 	}
-	trimmed, page, ok := leanMessage(msg)
+	trimmed, page, ok := leanMessage(msg, c)
 	if !ok {
 		return chunks
 	}

@@ -48,7 +48,10 @@ type event struct {
 	name     []byte   // the event field, bounded
 	data     []byte   // the start of the data, for an endpoint event
 	dataSeen bool
-	ids      idScanner
+	// cursorKnown: the start of the data told what it can of a tools/list
+	// answer's nextCursor (peekCursor)
+	cursorKnown bool
+	ids         idScanner
 }
 
 // maxEndpointBytes bounds the endpoint event's data that is checked.
@@ -116,7 +119,7 @@ func (s *sseGuard) Close() error {
 // next reads one event and decides what the SDK gets of it.
 func (s *sseGuard) next() {
 	ev := &s.ev
-	ev.size, ev.chunks, ev.name, ev.data, ev.dataSeen = 0, nil, ev.name[:0], ev.data[:0], false
+	ev.size, ev.chunks, ev.name, ev.data, ev.dataSeen, ev.cursorKnown = 0, nil, ev.name[:0], ev.data[:0], false, false
 	ev.ids = idScanner{key: ev.ids.key[:0], val: ev.ids.val[:0], id: ev.ids.id[:0]}
 	keep := true
 	for {
@@ -165,6 +168,7 @@ func (s *sseGuard) line(ev *event, keep bool) (blank bool, err error) {
 			switch field {
 			case "data":
 				ev.feedData(value)
+				ev.peekCursor(s.lean)
 			case "event":
 				if len(ev.name) < 64 {
 					ev.name = append(ev.name, value[:min(len(value), 64-len(ev.name))]...)
@@ -190,16 +194,22 @@ func (ev *event) feedData(value []byte) {
 	}
 }
 
-// store keeps a copy of frag in chunks of up to 64 KiB.
+// store keeps a copy of frag in chunks of up to 64 KiB. A large event's
+// chunks are made whole at once rather than grown.
 func (ev *event) store(frag []byte) {
+	const chunk = 64 << 10
 	if n := len(ev.chunks); n > 0 {
 		last := ev.chunks[n-1]
-		if len(last)+len(frag) <= cap(last) || len(last)+len(frag) <= 64<<10 {
+		if len(last)+len(frag) <= cap(last) || len(last)+len(frag) <= chunk {
 			ev.chunks[n-1] = append(last, frag...)
 			return
 		}
 	}
-	ev.chunks = append(ev.chunks, append(make([]byte, 0, max(len(frag), 512)), frag...))
+	size := max(len(frag), 512)
+	if len(ev.chunks) > 0 {
+		size = max(len(frag), chunk)
+	}
+	ev.chunks = append(ev.chunks, append(make([]byte, 0, size), frag...))
 }
 
 // decide hands the event on, replaces or drops it. kept is false for an
@@ -244,7 +254,11 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 	default:
 		if isAnswer && s.callID != nil {
 			if s.lean != nil {
-				ev.chunks = [][]byte{leanEvent(bytes.Join(ev.chunks, nil), s.lean)}
+				raw := ev.chunks[0]
+				if len(ev.chunks) > 1 {
+					raw = bytes.Join(ev.chunks, nil)
+				}
+				ev.chunks = [][]byte{leanEvent(raw, s.lean)}
 			}
 			s.x.answeredNow() // before the SDK can see it
 		}
