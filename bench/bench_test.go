@@ -31,7 +31,7 @@ func TestSmoke(t *testing.T) {
 		"mcp-host Manager + adapter + gate (allow rule)", "TypeScript SDK",
 		"bare go-sdk connect + list", "mcp-host Manager connect + list + adapt",
 		"bare go-sdk (connect + tools/list each)", "mcp-host Manager (all ready)",
-		"one-shot go-sdk program", "host mcp call", "host version",
+		"one-shot go-sdk program", "host mcp call (HTTP, --yes), empty list cache", "host mcp call, the tool list fresh", "host version",
 	}
 	for _, w := range want {
 		if !strings.Contains(md, "| "+w) {
@@ -54,8 +54,8 @@ func TestSmoke(t *testing.T) {
 			t.Errorf("%s: allocations %v: want them for the Go paths only", r.Path, r.Allocs)
 		}
 	}
-	if len(tab.Calls) != 5 || len(tab.Catalog) != 3 || len(tab.Many) != 2 || len(tab.OneShot) != 3 {
-		t.Errorf("rows: %d calls, %d catalog, %d servers, %d one-shot; want 5, 3, 2, 3", len(tab.Calls), len(tab.Catalog), len(tab.Many), len(tab.OneShot))
+	if len(tab.Calls) != 5 || len(tab.Catalog) != 3 || len(tab.Many) != 2 || len(tab.OneShot) != 4 {
+		t.Errorf("rows: %d calls, %d catalog, %d servers, %d one-shot; want 5, 3, 2, 4", len(tab.Calls), len(tab.Catalog), len(tab.Many), len(tab.OneShot))
 	}
 }
 

@@ -212,11 +212,21 @@ func runOneShot(cfg *Config, t *Table) error {
 	if err != nil {
 		return err
 	}
+	// The host's list cache: emptied before each cold call, kept (the bench
+	// server's lists say ttlMs) for the warm ones.
+	cold, warm := filepath.Join(dir, "cache-cold"), filepath.Join(dir, "cache-warm")
+	call := func(cache string) (time.Duration, error) {
+		if cache == cold {
+			if err := os.RemoveAll(cold); err != nil {
+				return 0, err
+			}
+		}
+		return oneShot(host, append(env, "MCP_HOST_CACHE_DIR="+cache), dir, "mcp", "call", "bench", "echo", "--args", `{"text":"hello"}`, "--yes")
+	}
 	runs := []func() (time.Duration, error){
 		func() (time.Duration, error) { return oneShot(sdkcall, os.Environ(), dir, urls[0]) },
-		func() (time.Duration, error) {
-			return oneShot(host, env, dir, "mcp", "call", "bench", "echo", "--args", `{"text":"hello"}`, "--yes")
-		},
+		func() (time.Duration, error) { return call(cold) },
+		func() (time.Duration, error) { return call(warm) },
 		// The host binary's start and exit alone, to tell its package
 		// initialization from the call's work.
 		func() (time.Duration, error) { return oneShot(host, env, dir, "version") },
@@ -226,9 +236,9 @@ func runOneShot(cfg *Config, t *Table) error {
 			return err
 		}
 	}
-	var abs, ratio [3][]float64
+	var abs, ratio [4][]float64
 	for r := range cfg.OneShotRounds {
-		var d [3]float64
+		var d [4]float64
 		for _, i := range rotate(len(runs), r) {
 			v, err := runs[i]()
 			if err != nil {
@@ -241,7 +251,8 @@ func runOneShot(cfg *Config, t *Table) error {
 			ratio[i] = append(ratio[i], d[i]/d[0])
 		}
 	}
-	names := []string{"one-shot go-sdk program (bench/cmd/sdkcall)", "host mcp call (HTTP, --yes)", "host version (start and exit only)"}
+	names := []string{"one-shot go-sdk program (bench/cmd/sdkcall)", "host mcp call (HTTP, --yes), empty list cache",
+		"host mcp call, the tool list fresh in the list cache (ttlMs)", "host version (start and exit only)"}
 	for i, name := range names {
 		t.OneShot = append(t.OneShot, OneShotRow{Program: name, Ratio: median(ratio[i]), Abs: time.Duration(median(abs[i]))})
 	}

@@ -6,12 +6,14 @@ import (
 	"sync"
 )
 
-// namePattern is the set of tool names every supported model API accepts.
-var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
+// nameChars is the alphabet of tool names every supported model API
+// accepts; the length is checked apart, as a {1,64} repetition costs its
+// regexp a 64-fold program.
+var nameChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
 
 // ValidName reports whether name is a valid public tool name: 1 to 64
 // characters from [a-zA-Z0-9_-].
-func ValidName(name string) bool { return namePattern().MatchString(name) }
+func ValidName(name string) bool { return len(name) <= 64 && nameChars().MatchString(name) }
 
 // A Registry holds the tools available to runs, keyed by public name. It is
 // safe for concurrent use. A run works on a [Registry.Snapshot], so tools added

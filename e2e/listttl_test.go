@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,36 +20,11 @@ import (
 // host serve while the list is fresh (SEP-2549): the catalog comes from the
 // user's cache, and the tools still work.
 func TestListTTLReuseAcrossRestart(t *testing.T) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "ttl", Version: "1"}, &mcp.ServerOptions{
-		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
-			if _, ok := req.GetParams().(*mcp.ListToolsParams); ok {
-				c.TTLMs = int(time.Hour / time.Millisecond)
-			}
-		},
-	})
-	for _, name := range []string{"alpha", "beta", "gamma"} {
-		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "tool " + name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-		})
-	}
-	var lists atomic.Int32
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			body, _ := io.ReadAll(r.Body)
-			if bytes.Contains(body, []byte(`"method":"tools/list"`)) {
-				lists.Add(1)
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		sdk.ServeHTTP(w, r)
-	}))
-	t.Cleanup(hs.Close)
-
+	url, lists := ttlServer(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"ttl": map[string]any{"transport": "http", "url": hs.URL},
+		"ttl": map[string]any{"transport": "http", "url": url},
 	}}})
 	env := []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "MCP_HOST_CACHE_DIR=" + filepath.Join(dir, "cache")}
 	serveOnce := func(name string) int {
@@ -91,5 +67,71 @@ func TestListTTLReuseAcrossRestart(t *testing.T) {
 	}
 	if again := lists.Load() - first; again != 0 {
 		t.Errorf("the restarted host listed the tools %d more times while its list was fresh, want 0", again)
+	}
+}
+
+// ttlServer is a go-sdk server over Streamable HTTP whose tools/list (of
+// alpha, beta and gamma) says ttlMs of an hour; it counts the tools/list
+// requests it is sent.
+func ttlServer(t *testing.T) (string, *atomic.Int32) {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ttl", Version: "1"}, &mcp.ServerOptions{
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.GetParams().(*mcp.ListToolsParams); ok {
+				c.TTLMs = int(time.Hour / time.Millisecond)
+			}
+		},
+	})
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "tool " + name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+	}
+	lists := new(atomic.Int32)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte(`"method":"tools/list"`)) {
+				lists.Add(1)
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		sdk.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	return hs.URL, lists
+}
+
+// host mcp call takes the tool's definition from the list cache while the
+// server's list is fresh, as host serve does: a second call lists nothing.
+// host mcp tools, which shows the catalog, lists it afresh.
+func TestListTTLOneShotCallUsesTheCache(t *testing.T) {
+	url, lists := ttlServer(t)
+	h := newHostCLI(t)
+	env := []string{"MCP_HOST_TOKEN_STORE=file", "MCP_HOST_CACHE_DIR=" + filepath.Join(t.TempDir(), "cache")}
+	if out, errOut, code := h.run(t, env, "mcp", "add", "ttl", url); code != 0 {
+		t.Fatalf("add: code %d\n%s%s", code, out, errOut)
+	}
+	call := func() {
+		t.Helper()
+		out, errOut, code := h.run(t, env, "mcp", "call", "ttl", "beta", "--yes")
+		if code != 0 || !strings.Contains(out, "ok") {
+			t.Fatalf("call: code %d\n%s%s", code, out, errOut)
+		}
+	}
+	call()
+	if n := lists.Load(); n != 1 {
+		t.Fatalf("the first call listed %d times, want 1", n)
+	}
+	call()
+	if n := lists.Load(); n != 1 {
+		t.Errorf("the second call listed the tools again (%d lists in all) while the list was fresh", n)
+	}
+	if out, errOut, code := h.run(t, env, "mcp", "tools", "ttl"); code != 0 || !strings.Contains(out, "gamma") {
+		t.Fatalf("tools: code %d\n%s%s", code, out, errOut)
+	}
+	if n := lists.Load(); n != 2 {
+		t.Errorf("host mcp tools: %d lists in all, want 2 (it lists afresh)", n)
 	}
 }

@@ -108,7 +108,7 @@ func (c *cli) login(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "login: %v", err)
 	}
-	m, st := c.connectOne(e, true)
+	m, st := c.connectOne(e, connectHow{force: true})
 	defer m.Close()
 	if st.State == runtime.StateReady && st.AuthLoggedIn {
 		fmt.Fprintf(c.stdout, "%s: already logged in (%s)\n", termsafe.Line(e.ID), termsafe.LineMax(st.Auth, maxErrorLine))

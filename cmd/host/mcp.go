@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
@@ -156,14 +157,31 @@ func (c *cli) writeJSON(v any) int {
 	return exitOK
 }
 
+// connectHow says how connectOne connects.
+type connectHow struct {
+	// force connects a disabled server (host mcp login).
+	force bool
+	// listCache takes the catalog from the user's list cache while the
+	// server's ttlMs says it is fresh, and keeps what is listed there, as
+	// host serve does (host mcp call, which needs only the tool's
+	// definition; the commands that show the catalog list it afresh).
+	listCache bool
+}
+
 // connectOne runs a manager with just this server, waits for it to settle
 // and returns it with the server's status. Callers close the manager.
-func (c *cli) connectOne(e config.ServerEntry, force bool) (*runtime.Manager, runtime.Status) {
-	if force && !e.Config.IsEnabled() {
+func (c *cli) connectOne(e config.ServerEntry, how connectHow) (*runtime.Manager, runtime.Status) {
+	if how.force && !e.Config.IsEnabled() {
 		t := true
 		e.Config.Enabled = &t
 	}
-	m := runtime.NewManager(c.managerOptions())
+	o := c.managerOptions()
+	if how.listCache {
+		if dir, err := listcache.DefaultPath(); err == nil {
+			o.ToolsCache = &listcache.Dir{Path: dir}
+		}
+	}
+	m := runtime.NewManager(o)
 	m.Apply([]config.ServerEntry{e})
 	ctx, cancel := context.WithTimeout(context.Background(), e.Config.StartupTimeout()+5*time.Second)
 	defer cancel()

@@ -57,7 +57,7 @@ func (c *cli) call(args []string) int {
 	if !e.Config.IsEnabled() {
 		return c.failf(exitFailure, "call: server %q is disabled (turn it on with: host mcp enable %s)", id, id)
 	}
-	m, st := c.connectOne(e, false)
+	m, st := c.connectOne(e, connectHow{listCache: true})
 	defer m.Close()
 	if st.State != runtime.StateReady {
 		return c.failf(notReadyExit(st), "call: %s", notReady(st))

@@ -166,7 +166,7 @@ func TestTerminalConfirmSpoofedTitle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, st := c.connectOne(e, false)
+	m, st := c.connectOne(e, connectHow{})
 	defer m.Close()
 	if st.State != "ready" {
 		t.Fatalf("spoof: %s: %s", st.State, st.LastError)

@@ -103,7 +103,7 @@ func (c *cli) get(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "get: %v", err)
 	}
-	m, st := c.connectOne(e, false)
+	m, st := c.connectOne(e, connectHow{})
 	defer m.Close()
 	if *asJSON {
 		d := jsonDetail{

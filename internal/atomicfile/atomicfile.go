@@ -1,7 +1,8 @@
 // Package atomicfile replaces a file's contents atomically: readers see
 // either the old file or the new one, never a part, and a crash leaves one of
 // the two on disk. It is the one place in mcp-host that does this (the
-// configuration file, the permissions file and the token file use it).
+// configuration file, the permissions file and the token file use it, and
+// the tools list cache without the sync).
 //
 // It imports only the standard library and must not import any other
 // mcp-host package.
@@ -28,6 +29,20 @@ import (
 // WriteFile retries the rename for a short while on Windows before giving
 // up. On Windows perm only controls the read-only attribute.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WriteCache is WriteFile without syncing the new file to disk first: for
+// a cache, where readers see the old file or the new one as with WriteFile,
+// but a crash of the whole system may leave an empty or partial file, which
+// a cache's reader must treat as a miss. It saves the sync, milliseconds
+// on a laptop's disk (F_FULLFSYNC on macOS), in commands that return as
+// soon as they have their answer.
+func WriteCache(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -44,8 +59,10 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)

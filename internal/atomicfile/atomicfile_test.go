@@ -26,12 +26,18 @@ func entries(t *testing.T, dir string) []string {
 }
 
 func TestWriteFileCreatesAndReplaces(t *testing.T) {
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFile": WriteFile, "WriteCache": WriteCache} {
+		t.Run(name, func(t *testing.T) { testCreatesAndReplaces(t, write) })
+	}
+}
+
+func testCreatesAndReplaces(t *testing.T, write func(string, []byte, os.FileMode) error) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.json")
-	if err := WriteFile(path, []byte("one"), 0o600); err != nil {
+	if err := write(path, []byte("one"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(path, []byte("two"), 0o600); err != nil {
+	if err := write(path, []byte("two"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(path)

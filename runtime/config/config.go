@@ -106,12 +106,14 @@ const (
 	DefaultStdioStartupTimeout = 60 * time.Second // room for npx to fetch a package
 )
 
-var serverIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
+// serverIDChars is the alphabet of server ids; the length is checked
+// apart, as a {1,64} repetition costs its regexp a 64-fold program.
+var serverIDChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
 
 // ValidateServerID reports whether id is a valid server id:
 // ^[a-zA-Z0-9_-]{1,64}$.
 func ValidateServerID(id string) error {
-	if !serverIDPattern().MatchString(id) {
+	if len(id) > 64 || !serverIDChars().MatchString(id) {
 		return fmt.Errorf("invalid server id %q: use 1-64 letters, digits, '_' or '-'", id)
 	}
 	return nil

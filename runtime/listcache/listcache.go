@@ -178,7 +178,7 @@ func (d *Dir) Store(key string, tools []*mcp.Tool, ttl time.Duration) {
 	}
 	if err == nil {
 		if err = os.MkdirAll(d.Path, 0o700); err == nil {
-			err = atomicfile.WriteFile(d.file(hash), raw, 0o600)
+			err = atomicfile.WriteCache(d.file(hash), raw, 0o600)
 		}
 	}
 	if err != nil {
