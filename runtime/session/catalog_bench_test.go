@@ -2,7 +2,6 @@ package session_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -56,17 +55,7 @@ func staticCatalogServer(tb testing.TB, n, pageSize int) string {
 			http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
 			return
 		}
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
+		req := readRequest(r)
 		if req.ID == nil {
 			w.WriteHeader(http.StatusAccepted)
 			return

@@ -208,17 +208,8 @@ func TestLeanListHostilePages(t *testing.T) {
 func scriptedListServer(t *testing.T, result string) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		if req.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
+		req, ok := readCall(w, r)
+		if !ok {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -39,49 +39,43 @@ func (c *listCapture) sawCursor(result []byte) {
 // before the tools (a server that writes it last), or msg is nothing this
 // can read; otherwise more of the message may tell.
 func earlyCursor(msg []byte) (cursor string, final bool) {
-	i, ok := enterObject(msg, 0)
-	if !ok {
-		return "", i == -2
+	vs, found, final := findMember(msg, 0, "result", "")
+	if !found {
+		return "", final
 	}
-	for {
-		name, vs, next := nextMember(msg, i)
-		switch {
-		case next == -1:
-			return "", false // cut: more may tell
-		case next < -1:
-			return "", true
-		case name == "result":
-			return resultCursor(msg, vs)
-		}
-		if i = skipValue(msg, vs); i < 0 {
-			return "", false
-		}
+	if vs, found, final = findMember(msg, vs, "nextCursor", "tools"); !found {
+		return "", final
 	}
+	ve := skipValue(msg, vs)
+	if ve < 0 {
+		return "", false
+	}
+	_ = json.Unmarshal(msg[vs:ve], &cursor) // not a string: no cursor
+	return cursor, true
 }
 
-// resultCursor is earlyCursor within the result object at msg[i:].
-func resultCursor(msg []byte, i int) (cursor string, final bool) {
+// findMember looks for the member key of the object at msg[i:], which may
+// be cut anywhere, and returns the index of its value. When it is not
+// found, final says whether more of msg could still find it: not after
+// the object's end, the member stop, or anything this cannot read.
+func findMember(msg []byte, i int, key, stop string) (value int, found, final bool) {
 	i, ok := enterObject(msg, i)
 	if !ok {
-		return "", i == -2
+		return 0, false, i == -2
 	}
 	for {
 		name, vs, next := nextMember(msg, i)
 		switch {
 		case next == -1:
-			return "", false
-		case next < -1, name == "tools":
-			return "", true
+			return 0, false, false // cut: more may tell
+		case next < -1, stop != "" && name == stop:
+			return 0, false, true
+		case name == key:
+			return vs, true, false
 		}
-		ve := skipValue(msg, vs)
-		if ve < 0 {
-			return "", false
+		if i = skipValue(msg, vs); i < 0 {
+			return 0, false, false
 		}
-		if name == "nextCursor" {
-			_ = json.Unmarshal(msg[vs:ve], &cursor) // not a string: no cursor
-			return cursor, true
-		}
-		i = ve
 	}
 }
 

@@ -2,7 +2,6 @@ package session_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -25,30 +24,16 @@ type pageStreamServer struct {
 	page    func(cursor string) (head, tail string)
 	between func(cursor string, ctx context.Context)
 
-	mu     sync.Mutex
-	asked  []string
-	gone   []string // cursors whose request the client cancelled
-	wanted chan string
+	mu    sync.Mutex
+	asked []string
+	gone  []string // cursors whose request the client cancelled
 }
 
 func (p *pageStreamServer) start(t *testing.T) string {
 	t.Helper()
-	p.wanted = make(chan string, 100)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		if req.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
+		req, ok := readCall(w, r)
+		if !ok {
 			return
 		}
 		switch req.Method {
@@ -60,7 +45,6 @@ func (p *pageStreamServer) start(t *testing.T) string {
 			p.mu.Lock()
 			p.asked = append(p.asked, c)
 			p.mu.Unlock()
-			p.wanted <- c
 			head, tail := p.page(c)
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s", req.ID, head)
@@ -183,7 +167,12 @@ func TestPaginationEarlyCursorGuessIsChecked(t *testing.T) {
 		return `{"tools":` + pageTools(c, 2), ""
 	}
 	p.between = func(c string, ctx context.Context) {
-		if c == "guess" { // held until the client lets go of it
+		switch c {
+		case "": // the rest of page one once the guess is asked for
+			for deadline := time.Now().Add(10 * time.Second); !slices.Contains(p.cursors(), "guess") && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+		case "guess": // held until the client lets go of it
 			select {
 			case <-ctx.Done():
 			case <-time.After(10 * time.Second):

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -185,6 +184,38 @@ func TestListChangedRefreshesCatalog(t *testing.T) {
 	}
 }
 
+// rpcRequest is what the hand-written test servers read of a JSON-RPC
+// request: its id (nil for a notification), its method and its cursor.
+type rpcRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Cursor string `json:"cursor"`
+	} `json:"params"`
+}
+
+// readRequest decodes the request in r's body; what it cannot read is a
+// request without id or method.
+func readRequest(r *http.Request) rpcRequest {
+	var req rpcRequest
+	_ = json.NewDecoder(r.Body).Decode(&req)
+	return req
+}
+
+// readCall reads a request that wants an answer: anything but a POST is
+// refused with 405 and a notification accepted with 202, and ok is false.
+func readCall(w http.ResponseWriter, r *http.Request) (req rpcRequest, ok bool) {
+	if r.Method != http.MethodPost {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return req, false
+	}
+	if req = readRequest(r); req.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return req, false
+	}
+	return req, true
+}
+
 // paginatingServer answers the handshake and tools/list by hand, with the
 // cursor sequence next gives.
 func paginatingServer(t *testing.T, next func(cursor string) string) string {
@@ -194,15 +225,7 @@ func paginatingServer(t *testing.T, next func(cursor string) string) string {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(body, &req)
+		req := readRequest(r)
 		var result any
 		switch req.Method {
 		case "initialize":
