@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/muesli/termenv"
 )
@@ -71,5 +72,90 @@ func TestMarkdownEntitiesBringNoStyles(t *testing.T) {
 	}
 	if !strings.Contains(out, mdStrong.Render("bold")) || !strings.Contains(out, mdCode.Render("code")) {
 		t.Errorf("the renderer's own styles are missing:\n%q", out)
+	}
+}
+
+// The blocks models write come out as a reader expects: a table in
+// aligned columns, nested and numbered lists, code as it is, quotes, a
+// setext heading, escapes; and no word of the text is lost.
+func TestMarkdownBlocks(t *testing.T) {
+	var md markdown
+	src := "Title\n=====\n\n| Tool | Server |\n|---|---|\n| echo | everything |\n| add | math |\n\n" +
+		"- one\n  - nested\n- two\n\n3. third\n4. fourth\n\n> quoted\n\n```\n  indented code\n```\n\n\\*literal\\* snake_case_word a_b*c"
+	out := ansi.Strip(md.render(src, 60))
+	for _, want := range []string{"Title\n", "Tool │ Server", "echo │ everything", "add  │ math", "• one\n  • nested\n• two",
+		"3. third\n4. fourth", "│ quoted", "    indented code", "*literal* snake_case_word a_b*c"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the rendering lacks %q:\n%s", want, out)
+		}
+	}
+	for _, raw := range []string{"=====", "|---", "```", "\\*"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("raw Markdown %q in:\n%s", raw, out)
+		}
+	}
+}
+
+// A table wider than the terminal is shown row by row, wrapped, not cut.
+func TestMarkdownWideTable(t *testing.T) {
+	var md markdown
+	out := ansi.Strip(md.render("| a | b |\n|---|---|\n| "+strings.Repeat("x", 50)+" | tailcell |\n", 30))
+	if bad := tooWide(out, 30); len(bad) > 0 {
+		t.Errorf("lines wider than 30:\n%s", strings.Join(bad, "\n"))
+	}
+	if !strings.Contains(out, "tailcell") {
+		t.Errorf("a cell was lost:\n%s", out)
+	}
+}
+
+// FuzzMarkdown: whatever a model writes, the rendering fits the terminal
+// and carries no control sequence but the renderer's own styles.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"# h\n\npara *em* **strong** `code` [l](u)", "- a\n  - b\n\n1. c", "| a | b |\n|---|---|\n| 1 | 2 |",
+		"```\ncode\n```", "> q\n> > qq", "&#27;[31m &#x9b;2J", "***x*** _y_ __z__", "a  \nb\\\nc", strings.Repeat("[", 50) + "x" + strings.Repeat("](", 50)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		old := lipgloss.ColorProfile()
+		lipgloss.SetColorProfile(termenv.ANSI)
+		defer lipgloss.SetColorProfile(old)
+		var md markdown
+		out := md.render(s, 40)
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		if bad := tooWide(out, 40); len(bad) > 0 {
+			t.Fatalf("lines wider than 40 for %q:\n%q", s, bad)
+		}
+		if p := screenProblems(out); len(p) > 0 {
+			t.Fatalf("%v in the rendering of %q:\n%q", p, s, out)
+		}
+	})
+}
+
+// BenchmarkMarkdownHostile renders answers of about 60 KB written to make
+// a Markdown parser quadratic (openers without closers, brackets without
+// matches, nesting a thousand deep), next to an ordinary answer of the same
+// size: each should cost about what the ordinary one does.
+func BenchmarkMarkdownHostile(b *testing.B) {
+	ordinary := strings.Repeat("Some **bold** text, a `code span` and a [link](https://example.com).\n\n- item one\n- item two\n\n", 600)
+	for _, bc := range []struct{ name, src string }{
+		{"ordinary", ordinary},
+		{"stars", strings.Repeat("*a ", 20000)},
+		{"underscores", strings.Repeat("_a ", 20000)},
+		{"backticks", strings.Repeat("`a ", 20000)},
+		{"brackets", strings.Repeat("[", 60000)},
+		{"links", strings.Repeat("[a](", 15000)},
+		{"nested-strong", strings.Repeat("**x ", 15000)},
+		{"nested-lists", strings.Repeat("- ", 30000) + "x"},
+		{"nested-quotes", strings.Repeat("> ", 30000) + "x"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var md markdown
+			b.SetBytes(int64(len(bc.src)))
+			for b.Loop() {
+				md.render(bc.src, 80)
+			}
+		})
 	}
 }
