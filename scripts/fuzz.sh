@@ -15,6 +15,7 @@ targets=(
   "./runtime/session FuzzSSEGuard"
   "./runtime/session FuzzIDScanner"
   "./runtime/session FuzzAnswerMatch"
+  "./chat FuzzMarkdown"
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
