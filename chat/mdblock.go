@@ -94,11 +94,7 @@ func parseBlocks(lines []string, depth int) []*mdBlock {
 				if in >= 4 || !strings.HasPrefix(qt, ">") {
 					break
 				}
-				qt = qt[1:]
-				if strings.HasPrefix(qt, " ") {
-					qt = qt[1:]
-				}
-				inner = append(inner, qt)
+				inner = append(inner, strings.TrimPrefix(qt[1:], " "))
 			}
 			out = append(out, &mdBlock{kind: blockQuote, children: parseBlocks(inner, depth+1)})
 		case isTableStart(lines, i):
