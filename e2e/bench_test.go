@@ -55,14 +55,7 @@ func BenchmarkManagerCallTool(b *testing.B) {
 		}
 	})
 	b.Run("manager", func(b *testing.B) {
-		m := runtime.NewManager(runtime.ManagerOptions{})
-		defer m.Close()
-		m.Apply([]config.ServerEntry{{ID: "bench", Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}})
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if sts, _ := m.WaitSettled(ctx); len(sts) != 1 || sts[0].State != runtime.StateReady {
-			b.Fatalf("server not ready: %+v", sts)
-		}
+		m := readyManager(b, url)
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := m.CallTool(context.Background(), "bench", "echo", args); err != nil {
@@ -109,4 +102,19 @@ func BenchmarkConnectMany(b *testing.B) {
 			connect(b, entries)
 		}
 	})
+}
+
+// readyManager is a Manager with the one HTTP server "bench" at url,
+// ready; it is closed with the benchmark.
+func readyManager(b *testing.B, url string) *runtime.Manager {
+	b.Helper()
+	m := runtime.NewManager(runtime.ManagerOptions{})
+	b.Cleanup(func() { m.Close() })
+	m.Apply([]config.ServerEntry{{ID: "bench", Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if sts, _ := m.WaitSettled(ctx); len(sts) != 1 || sts[0].State != runtime.StateReady {
+		b.Fatalf("server not ready: %+v", sts)
+	}
+	return m
 }

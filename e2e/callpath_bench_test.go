@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"github.com/mcp-host/mcp-host/internal/cputime"
+
 	"context"
 	"encoding/json"
 	"net"
@@ -9,11 +11,8 @@ import (
 	goruntime "runtime"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
-	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,7 +53,7 @@ func runCalls(b *testing.B, conns *atomic.Int64, parallel bool, call callFunc) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	before, cpu := conns.Load(), processCPU()
+	before, cpu := conns.Load(), cputime.Process()
 	b.ResetTimer()
 	if parallel {
 		b.SetParallelism(max(1, 8/max(1, goruntime.GOMAXPROCS(0))))
@@ -75,7 +74,7 @@ func runCalls(b *testing.B, conns *atomic.Int64, parallel bool, call callFunc) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(conns.Load()-before)/float64(b.N), "conns/op")
-	if used := processCPU() - cpu; used > 0 {
+	if used := cputime.Process() - cpu; used > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -123,14 +122,7 @@ func BenchmarkCallPath(b *testing.B) {
 		})
 		b.Run("full/"+mode.name, func(b *testing.B) {
 			url, conns := countedServer(b)
-			m := runtime.NewManager(runtime.ManagerOptions{})
-			defer m.Close()
-			m.Apply([]config.ServerEntry{{ID: "bench", Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}})
-			wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if sts, _ := m.WaitSettled(wctx); len(sts) != 1 || sts[0].State != runtime.StateReady {
-				b.Fatalf("server not ready: %+v", sts)
-			}
+			m := readyManager(b, url)
 			snap, _ := m.Catalog(adapter.Options{}, nil)
 			if len(snap.Tools()) != 1 {
 				b.Fatalf("catalog has %d tools", len(snap.Tools()))
