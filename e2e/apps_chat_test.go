@@ -1,8 +1,6 @@
 package e2e_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,13 +12,9 @@ import (
 // host chat, under tmux, with the real vanillajs app server: a call of
 // the app's tool says the tool has an app and how to see it.
 func TestChatSaysToolHasApp(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
-	bin := os.Getenv("E2E_HOST_BIN")
-	if bin == "" {
-		bin = buildHost(t)
-	}
+	bin := buildHost(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{

@@ -20,11 +20,8 @@ import (
 // login page, continues through its consent page and lands on the runtime's
 // loopback callback page; the server is then usable from a new process.
 func TestLoginInChromium(t *testing.T) {
-	chromium := testenv.Chromium(t)
-	node := testenv.Node(t)
+	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
-	_, err := os.Stat(filepath.Join(root, "e2e", "node", "node_modules", "playwright-core", "package.json"))
-	testenv.Require(t, "npm playwright-core in e2e/node", err)
 	rs, provider := startOIDC(t)
 
 	h := &hostCLI{bin: buildHost(t), dir: t.TempDir(), global: filepath.Join(t.TempDir(), "config.json")}

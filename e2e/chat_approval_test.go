@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 )
 
 // TestChatAsksToApproveProjectServers runs host chat in tmux in a cloned
@@ -18,8 +16,7 @@ import (
 // shows what would run); the next chat asks again, "approve" starts it;
 // the chat after that does not ask.
 func TestChatAsksToApproveProjectServers(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	bin := buildHost(t)
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
@@ -34,20 +31,8 @@ func TestChatAsksToApproveProjectServers(t *testing.T) {
 	startChat := func() *tmuxChat {
 		t.Helper()
 		runs++
-		c := &tmuxChat{t: t, session: "mcp-host-approval-" + filepath.Base(dir) + "-" + string(rune('0'+runs))}
-		cmdline := strings.Join([]string{
-			"env", "MCP_HOST_CONFIG=" + global, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-			"PATH=" + os.Getenv("PATH"), bin, "chat", "--log", filepath.Join(dir, "chat.log"),
-		}, " ")
-		c.tmux("new-session", "-d", "-s", c.session, "-c", repo, "-x", "150", "-y", "45", cmdline)
-		t.Cleanup(func() {
-			_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
-			if t.Failed() {
-				log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
-				t.Logf("runtime log:\n%s", log)
-			}
-		})
-		return c
+		return startChatWith(t, chatLaunch{session: "mcp-host-approval-" + filepath.Base(dir) + "-" + string(rune('0'+runs)),
+			bin: bin, dir: dir, config: global, cwd: repo, width: 150, height: 45})
 	}
 	quit := func(c *tmuxChat) {
 		t.Helper()

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/hostile"
-	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 )
 
@@ -29,8 +28,7 @@ const paneTitle = "mcp-host-e2e-title"
 // colours, no BEL, no bidi or invisible character, the pane title and
 // bell flag untouched, and the permission prompt naming the real tool.
 func TestChatHostileServer(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	bin := buildHost(t)
 	server := hostile.Command(t)
 

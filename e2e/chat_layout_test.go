@@ -31,8 +31,7 @@ const longAnswer = "This answer is a deliberately long sentence that has to wrap
 // CHAT_SCREEN_DIR set the screens are written there (docs/chat-60.txt,
 // docs/chat-200.txt).
 func TestChatLayout(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)
 	for _, width := range []int{60, 200} {

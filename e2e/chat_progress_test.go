@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,8 +13,7 @@ import (
 // runs, host chat's status line shows the server's progress for it
 // (issue 13, progress).
 func TestChatProgressInTmux(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)
 	dir := t.TempDir()
@@ -48,8 +46,7 @@ func TestChatProgressInTmux(t *testing.T) {
 // host chat's status line shows the task's state and message (issue 13,
 // tasks).
 func TestChatTaskInTmux(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	bin := buildHost(t)
 	p := newTaskPeer(t, 20) // 20 polls of 200 ms: about 4 s of work
 	dir := t.TempDir()

@@ -66,23 +66,56 @@ func (c *tmuxChat) waitText(text string) string {
 	return c.waitFor(strconvQuote(text), func(s string) bool { return strings.Contains(s, text) })
 }
 
+// requireTmux skips (fails under E2E_REQUIRED=1) without tmux, which
+// drives host chat in these tests.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	testenv.Require(t, "tmux (Debian tmux)", err)
+}
+
 // startChat runs host chat (bin) in a tmux session of its own, width columns
 // by 40 rows, with config as the global config, the scripted model script,
 // and its permissions and log in dir; the runtime log is shown when the test
 // fails, and the session ends with the test.
 func startChat(t *testing.T, session, bin, dir, config, script string, width int) *tmuxChat {
 	t.Helper()
-	c := &tmuxChat{t: t, session: session}
-	cmdline := strings.Join([]string{
-		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
-		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
-	}, " ")
-	c.tmux("new-session", "-d", "-s", c.session, "-x", strconv.Itoa(width), "-y", "40", cmdline)
+	return startChatWith(t, chatLaunch{session: session, bin: bin, dir: dir, config: config, script: script, width: width, height: 40})
+}
+
+// chatLaunch is how startChatWith runs host chat under tmux.
+type chatLaunch struct {
+	session, bin string
+	dir          string // chat.log goes here (and permissions.json with a script)
+	config       string // MCP_HOST_CONFIG
+	script       string // --script, when set, with --permissions in dir
+	cwd          string // the chat's working directory, when set
+	width        int
+	height       int
+}
+
+// startChatWith starts host chat in a detached tmux session; the session
+// is killed, and the runtime log shown if the test failed, at cleanup.
+func startChatWith(t *testing.T, l chatLaunch) *tmuxChat {
+	t.Helper()
+	c := &tmuxChat{t: t, session: l.session}
+	args := []string{
+		"env", "MCP_HOST_CONFIG=" + l.config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"PATH=" + os.Getenv("PATH"), l.bin, "chat",
+	}
+	if l.script != "" {
+		args = append(args, "--script", l.script, "--permissions", filepath.Join(l.dir, "permissions.json"))
+	}
+	args = append(args, "--log", filepath.Join(l.dir, "chat.log"))
+	tmuxArgs := []string{"new-session", "-d", "-s", c.session}
+	if l.cwd != "" {
+		tmuxArgs = append(tmuxArgs, "-c", l.cwd)
+	}
+	c.tmux(append(tmuxArgs, "-x", strconv.Itoa(l.width), "-y", strconv.Itoa(l.height), strings.Join(args, " "))...)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
 		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
+			log, _ := os.ReadFile(filepath.Join(l.dir, "chat.log"))
 			t.Logf("runtime log:\n%s", log)
 		}
 	})
@@ -95,8 +128,7 @@ func strconvQuote(s string) string { return `"` + s + `"` }
 // /mcp, logs in to the demo's protected server with the pasted redirect,
 // and checks what the screen shows at each step.
 func TestChatInTmux(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)
 	demoEnv, err := servers.Start(context.Background(), servers.Options{AutoApprove: true})

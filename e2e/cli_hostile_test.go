@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/hostile"
-	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 )
 
 // hostileCLI is the host binary with a global config holding the hostile
@@ -106,8 +105,7 @@ func TestCLIHostileServer(t *testing.T) {
 // reaches the pane (its title and bell flag stay), and answering no calls
 // nothing.
 func TestCLIHostileConfirm(t *testing.T) {
-	_, err := exec.LookPath("tmux")
-	testenv.Require(t, "tmux (Debian tmux)", err)
+	requireTmux(t)
 	h := hostileCLI(t)
 	c := &tmuxChat{t: t, session: "mcp-host-cli-confirm-" + filepath.Base(filepath.Dir(h.dir))}
 	result := filepath.Join(filepath.Dir(h.dir), "exit-code")

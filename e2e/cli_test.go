@@ -13,7 +13,7 @@ import (
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 )
 
-// hostCLI builds cmd/host once per test and runs it with a private global
+// hostCLI runs the package's host binary (buildHost) with a private global
 // config and an empty project directory.
 type hostCLI struct {
 	bin, dir, global string
@@ -22,12 +22,7 @@ type hostCLI struct {
 func newHostCLI(t *testing.T) *hostCLI {
 	t.Helper()
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "host")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/host")
-	build.Dir = testenv.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/host: %v\n%s", err, out)
-	}
+	bin := buildHost(t)
 	dir := filepath.Join(tmp, "project")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)

@@ -27,9 +27,13 @@ func TestMain(m *testing.M) {
 }
 
 // buildHost builds cmd/host once for the whole package and returns the
-// binary's path.
+// binary's path; $E2E_HOST_BIN names a host built elsewhere instead (to
+// test one binary while cmd/host is being edited).
 func buildHost(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("E2E_HOST_BIN"); bin != "" {
+		return bin
+	}
 	root := testenv.RepoRoot(t)
 	hostOnce.Do(func() {
 		hostDir, hostErr = os.MkdirTemp("", "mcp-host-e2e-")

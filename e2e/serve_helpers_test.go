@@ -187,10 +187,7 @@ func startServe(t *testing.T, env []string, args ...string) *servedHost {
 // dir/.mcp-host/config.json is its project layer).
 func startServeIn(t *testing.T, dir string, env []string, args ...string) *servedHost {
 	t.Helper()
-	bin := os.Getenv("E2E_HOST_BIN") // a host built elsewhere, while cmd/host is mid-edit
-	if bin == "" {
-		bin = buildHost(t)
-	}
+	bin := buildHost(t)
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Dir = dir
 	// Each host serve keeps its tools/list cache in a directory of its own

@@ -24,10 +24,7 @@ import (
 func TestUIClientFromTheDoc(t *testing.T) {
 	node := testenv.Node(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
-	host := os.Getenv("E2E_HOST_BIN")
-	if host == "" {
-		host = buildHost(t)
-	}
+	host := buildHost(t)
 	script := filepath.Join(testenv.RepoRoot(t), "e2e", "uiclient", "uiclient.mjs")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

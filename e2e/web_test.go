@@ -110,11 +110,8 @@ type webResult struct {
 // nor another app. The screenshot of the page with the app becomes
 // docs/host-web.png when UPDATE_SCREENSHOT=1.
 func TestWebUIInChromium(t *testing.T) {
-	chromium := testenv.Chromium(t)
-	node := testenv.Node(t)
+	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
-	_, err := os.Stat(filepath.Join(root, "e2e", "node", "node_modules", "playwright-core", "package.json"))
-	testenv.Require(t, "npm playwright-core in e2e/node", err)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
 	preact := testenv.NodeBin(t, "mcp-server-basic-preact")
@@ -261,11 +258,8 @@ func TestWebUIInChromium(t *testing.T) {
 // protected server from /mcp and gets an answer through a permission prompt.
 // Ctrl-C ends the demo cleanly.
 func TestDemoOpensWebUI(t *testing.T) {
-	chromium := testenv.Chromium(t)
-	node := testenv.Node(t)
+	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
-	_, err := os.Stat(filepath.Join(root, "e2e", "node", "node_modules", "playwright-core", "package.json"))
-	testenv.Require(t, "npm playwright-core in e2e/node", err)
 
 	shims := t.TempDir()
 	result := filepath.Join(t.TempDir(), "browser.json")

@@ -48,10 +48,6 @@ func setState(r *jsonServer, st runtime.Status) {
 // state, and its tool count or the first line of its error, as one
 // terminal-safe line (the error is the server's or a project file's).
 func (c *cli) printStatusList(rows []jsonServer, targets map[string]string) int {
-	if len(rows) == 0 {
-		fmt.Fprintf(c.stdout, "no MCP servers configured (global %s, project %s)\n", c.global, c.project)
-		return exitOK
-	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSOURCE\tSTATE\tTARGET")
 	for _, r := range rows {

@@ -58,12 +58,12 @@ func (c *cli) list(args []string) int {
 	if *asJSON {
 		return c.writeJSON(rows)
 	}
-	if *status {
-		return c.printStatusList(rows, targets)
-	}
 	if len(rows) == 0 {
 		fmt.Fprintf(c.stdout, "no MCP servers configured (global %s, project %s)\n", c.global, c.project)
 		return exitOK
+	}
+	if *status {
+		return c.printStatusList(rows, targets)
 	}
 	// A project file is untrusted: its ids, targets and the errors that
 	// quote it are rendered for the terminal (describeTarget already is).

@@ -9,7 +9,7 @@
 // URL the browser was on]} to result.json, or {"error": ...} when a step
 // fails; its exit code says which.
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [authURL, resultFile] = process.argv.slice(2);
 if (!authURL || !resultFile) {
@@ -20,12 +20,7 @@ const issuerOrigin = new URL(authURL).origin;
 const pages = [];
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    // --no-sandbox: CI runs as root, where chromium's sandbox cannot start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 60_000,
-  });
+  browser = await launchChromium();
   const page = await browser.newPage();
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) pages.push(f.url()); });
   page.setDefaultTimeout(30_000);

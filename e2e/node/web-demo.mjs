@@ -9,7 +9,7 @@
 //
 // It writes what it saw to result.json ({"error": ...} when a step fails).
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [address, resultFile] = process.argv.slice(2);
 if (!address || !resultFile) {
@@ -19,11 +19,7 @@ if (!address || !resultFile) {
 const obs = {};
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 60_000,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(45_000);

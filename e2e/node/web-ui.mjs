@@ -10,7 +10,7 @@
 // It writes what it observed, step by step, to result.json ({"error": ...}
 // and the steps so far when one fails; the exit code says which).
 import { writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [address, resultFile, screenshot] = process.argv.slice(2);
 if (!address || !resultFile || !screenshot) {
@@ -22,12 +22,7 @@ const t0 = Date.now();
 const step = (name) => { obs.steps.push(name + ' @' + ((Date.now() - t0) / 1000).toFixed(1) + 's'); console.log('step:', name); };
 let browser;
 try {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    // --no-sandbox: CI runs as root, where chromium's sandbox cannot start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    timeout: 60_000,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
   page.setDefaultTimeout(45_000);

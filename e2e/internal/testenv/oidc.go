@@ -133,3 +133,14 @@ func Chromium(t testing.TB) string {
 	Require(t, "Debian chromium", err)
 	return p
 }
+
+// Playwright returns Debian's chromium and the pinned Node for a test that
+// drives the browser with playwright-core from e2e/node (installed by make
+// deps); a missing one skips the test, or fails it under E2E_REQUIRED=1.
+func Playwright(t testing.TB) (chromium, node string) {
+	t.Helper()
+	chromium, node = Chromium(t), Node(t)
+	_, err := os.Stat(filepath.Join(nodeDir(RepoRoot(t)), "node_modules", "playwright-core", "package.json"))
+	Require(t, "npm playwright-core in e2e/node", err)
+	return chromium, node
+}
