@@ -188,44 +188,23 @@ func fullTools(sdk []*mcp.Tool, page leanPage) ([]*mcp.Tool, bool) {
 // object, the key is absent, present more than once, or spelled with
 // escapes; callers then leave the message to the SDK.
 func objectMember(obj []byte, key string) (start, end int, found bool) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
+	i, ok := enterObject(obj, 0)
+	if !ok {
 		return 0, 0, false
 	}
-	i++
 	for {
-		i = skipSpace(obj, i)
-		if i >= len(obj) {
+		name, vs, next := nextMember(obj, i)
+		if next != 0 { // the object's end, or something this does not read
+			if j := skipSpace(obj, i); next == -2 && j < len(obj) && obj[j] == '}' {
+				return start, end, found
+			}
 			return 0, 0, false
 		}
-		if obj[i] == '}' {
-			return start, end, found
-		}
-		if obj[i] == ',' {
-			i = skipSpace(obj, i+1)
-		}
-		if i >= len(obj) || obj[i] != '"' {
-			return 0, 0, false
-		}
-		ks := i
-		ke := skipString(obj, i)
-		if ke < 0 {
-			return 0, 0, false
-		}
-		name := obj[ks+1 : ke-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			return 0, 0, false // a name spelled with escapes might be key
-		}
-		i = skipSpace(obj, ke)
-		if i >= len(obj) || obj[i] != ':' {
-			return 0, 0, false
-		}
-		vs := skipSpace(obj, i+1)
 		ve := skipValue(obj, vs)
 		if ve < 0 {
 			return 0, 0, false
 		}
-		if string(name) == key {
+		if name == key {
 			if found {
 				return 0, 0, false // duplicate: which one counts is the decoder's business
 			}
