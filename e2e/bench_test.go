@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"github.com/mcp-host/mcp-host/bench"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,16 +16,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// goServer is an in-process go-sdk MCP server with an echo tool, behind a
-// Streamable HTTP handler that answers every POST after latency.
+// goServer is the bench package's go-sdk MCP server with an echo tool, in
+// process, behind a Streamable HTTP handler that answers every POST after
+// latency.
 func goServer(b *testing.B, latency time.Duration) string {
 	b.Helper()
-	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
-		Text string `json:"text"`
-	}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-	})
+	server := bench.NewServer(0)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if latency > 0 && r.Method == http.MethodPost {

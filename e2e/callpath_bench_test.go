@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"github.com/mcp-host/mcp-host/bench"
+
 	"github.com/mcp-host/mcp-host/internal/cputime"
 
 	"context"
@@ -22,12 +24,7 @@ import (
 // so a benchmark can report connections opened per call.
 func countedServer(b *testing.B) (string, *atomic.Int64) {
 	b.Helper()
-	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
-		Text string `json:"text"`
-	}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-	})
+	server := bench.NewServer(0)
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
