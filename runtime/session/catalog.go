@@ -31,16 +31,17 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 		names  = make(map[string]bool)
 		cursor string
 		next   *pageCall // asked for early; cancelled if it turns out unwanted
+		sizes  = new(pageSizes)
 	)
 	defer func() { stopPage(next) }() // a no-op once it is done
-	cur := s.askPage(ctx, cs, "")
+	cur := s.askPage(ctx, cs, "", sizes)
 	for page := 1; ; page++ {
 		next = nil
 		follow := func(c string) bool { return page < s.opts.MaxToolPages && c != cursor && !seen[c] }
 		select {
 		case c := <-cur.lc.next:
 			if follow(c) {
-				next = s.askPage(ctx, cs, c)
+				next = s.askPage(ctx, cs, c, sizes)
 			}
 		case <-cur.done:
 		}
@@ -52,6 +53,7 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 				if tools == nil {
 					tools = make([]*mcp.Tool, 0, len(pt))
 				}
+				before := len(tools)
 				for _, t := range pt {
 					if t == nil || names[t.Name] {
 						s.opts.Logger.Warn("dropping duplicate or empty tool", "server", s.opts.ID, "page", page)
@@ -59,6 +61,9 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 					}
 					names[t.Name] = true
 					tools = append(tools, t)
+				}
+				if s.opts.OnToolsPage != nil && len(tools) <= s.opts.MaxTools {
+					s.opts.OnToolsPage(page == 1, tools[before:len(tools):len(tools)])
 				}
 			}
 		}
@@ -81,7 +86,7 @@ func (s *Session) listTools(ctx context.Context, cs *mcp.ClientSession, caps *mc
 		seen[res.NextCursor] = true
 		cursor = res.NextCursor
 		if next == nil {
-			next = s.askPage(ctx, cs, cursor)
+			next = s.askPage(ctx, cs, cursor, sizes)
 		}
 		cur = next
 	}
@@ -98,9 +103,9 @@ type pageCall struct {
 }
 
 // askPage sends the tools/list request for cursor, within the request
-// timeout.
-func (s *Session) askPage(ctx context.Context, cs *mcp.ClientSession, cursor string) *pageCall {
-	p := &pageCall{cursor: cursor, lc: newListCapture(), done: make(chan struct{})}
+// timeout; sizes are the listing's.
+func (s *Session) askPage(ctx context.Context, cs *mcp.ClientSession, cursor string, sizes *pageSizes) *pageCall {
+	p := &pageCall{cursor: cursor, lc: newListCapture(sizes), done: make(chan struct{})}
 	pctx, cancel := context.WithTimeout(withListCapture(ctx, p.lc), s.opts.RequestTimeout)
 	p.stop = cancel
 	go func() {

@@ -18,8 +18,10 @@ import (
 // the client's cost of reading a catalog, not the server's of writing it.
 // Each tool has a 200-character description and a 5-property input schema.
 // It speaks 2025-11-25 (server/discover is refused, as a stateful go-sdk
-// server refuses it) and announces tools.listChanged.
-func staticCatalogServer(tb testing.TB, n, pageSize int) string {
+// server refuses it) and announces tools.listChanged. With sse, pages are
+// sent as go-sdk servers send them by default: one event on a POST's event
+// stream, of a size not known in advance.
+func staticCatalogServer(tb testing.TB, n, pageSize int, sse bool) string {
 	tb.Helper()
 	desc := strings.Repeat("Looks up records in the catalog by key. ", 5)[:200]
 	var pages [][]byte
@@ -81,6 +83,13 @@ func staticCatalogServer(tb testing.TB, n, pageSize int) string {
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, req.ID)
 			return
 		}
+		if sse && req.Method == "tools/list" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":", req.ID)
+			w.Write(result)
+			w.Write([]byte("}\n\n"))
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", fmt.Sprint(len(`{"jsonrpc":"2.0","id":,"result":}`)+len(req.ID)+len(result)))
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":`, req.ID)
@@ -95,10 +104,11 @@ func staticCatalogServer(tb testing.TB, n, pageSize int) string {
 // and listing 10,000 tools (every page through ClientSession.ListTools) with
 // session.Connect (which lists them) plus adapter.BuildCatalog over the
 // result: the path from a server's catalog to the adapters a model is
-// offered. The server's pages are rendered once (see staticCatalogServer).
+// offered, with pages as JSON answers and as events on a stream. The
+// server's pages are rendered once (see staticCatalogServer).
 func BenchmarkCatalog10k(b *testing.B) {
 	const n = 10000
-	url := staticCatalogServer(b, n, 1000)
+	url := staticCatalogServer(b, n, 1000, false)
 	b.Run("bare-go-sdk", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu := startCPU()
@@ -126,25 +136,30 @@ func BenchmarkCatalog10k(b *testing.B) {
 			cs.Close()
 		}
 	})
-	b.Run("session+adapter", func(b *testing.B) {
-		b.ReportAllocs()
-		cpu := startCPU()
-		defer cpu.report(b)
-		for b.Loop() {
-			s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: url})
-			if err != nil {
-				b.Fatal(err)
+	for _, path := range []struct {
+		name string
+		url  string
+	}{{"session+adapter", url}, {"session+adapter-sse", staticCatalogServer(b, n, 1000, true)}} {
+		b.Run(path.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := startCPU()
+			defer cpu.report(b)
+			for b.Loop() {
+				s, err := session.Connect(context.Background(), session.Options{ID: "bench", URL: path.url})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cat, err := adapter.BuildCatalog("bench", s.Tools(), s, nil, adapter.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(cat.Tools) != n || len(cat.Problems) != 0 {
+					b.Fatalf("catalog: %d tools, problems %v", len(cat.Tools), cat.Problems)
+				}
+				s.Close()
 			}
-			cat, err := adapter.BuildCatalog("bench", s.Tools(), s, nil, adapter.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(cat.Tools) != n || len(cat.Problems) != 0 {
-				b.Fatalf("catalog: %d tools, problems %v", len(cat.Tools), cat.Problems)
-			}
-			s.Close()
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkConnectStateless compares, in one run, connect + tools/list +

@@ -45,6 +45,8 @@ type listCapture struct {
 	// the answer has no nextCursor or an unusual one.
 	next     chan string
 	nextOnce sync.Once
+
+	sizes *pageSizes // of the listing's pages, shared by them
 }
 
 // leanPage is a page as the session read it.
@@ -318,7 +320,7 @@ func leanEvent(raw []byte, c *listCapture) []byte {
 // leanJoined is leanMessage over an answer held in chunks: it reads the
 // answer into c and returns the chunks to hand on.
 func leanJoined(chunks [][]byte, c *listCapture) [][]byte {
-	msg := chunks[0]
+	msg := fitted(chunks[0])
 	if len(chunks) > 1 {
 		msg = bytes.Join(chunks, nil)
 	}

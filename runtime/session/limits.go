@@ -218,6 +218,8 @@ func (j *jsonAnswer) fill() {
 	total, size := 0, 2<<10
 	if j.length >= 0 && j.length < int64(j.g.max) {
 		size = int(j.length) + 1 // one more to see the end at once
+	} else if n := j.lean.bufferFor(j.g.max); n > 0 {
+		size = n
 	}
 	for {
 		buf := make([]byte, size)
@@ -243,6 +245,7 @@ func (j *jsonAnswer) fill() {
 	sc.finish()
 	if sc.hasID && !sc.idLong && sameID(sc.id, j.callID) {
 		if j.lean != nil && len(j.chunks) > 0 {
+			j.lean.saw(total)
 			j.chunks = leanJoined(j.chunks, j.lean)
 		}
 		return

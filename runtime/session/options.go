@@ -134,6 +134,14 @@ type Options struct {
 	// after a list_changed notification was followed by a successful refresh,
 	// or with the error of a failed refresh (the old catalog is kept).
 	OnToolsChanged func(tools []*mcp.Tool, err error)
+	// OnToolsPage, when set, is called with the tools of each tools/list
+	// page as the session reads them (duplicates dropped), first being
+	// true for the first page of a listing, so that a large catalog can be
+	// prepared while its next page is on its way. It runs on the listing's
+	// goroutine and must not keep or modify the slice. The pages of a
+	// listing that fails, or is replaced, are not the catalog: what counts
+	// is [Session.Tools]. A catalog served from the list cache has no pages.
+	OnToolsPage func(first bool, tools []*mcp.Tool)
 	// OnProgress receives progress notifications from the server.
 	OnProgress func(params *mcp.ProgressNotificationParams)
 

@@ -1,6 +1,10 @@
 package session
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"sync/atomic"
+)
 
 // The next page's cursor, early. listTools asks for page n+1 as soon as it
 // knows page n's nextCursor (catalog.go); these find that cursor before the
@@ -9,8 +13,51 @@ import "encoding/json"
 // guess that listTools checks against the page the SDK returns: a request
 // sent for a wrong guess is cancelled and the right one sent.
 
-// newListCapture returns a capture for one tools/list call.
-func newListCapture() *listCapture { return &listCapture{next: make(chan string, 1)} }
+// newListCapture returns a capture for one tools/list call of a listing
+// whose pages share sizes (nil for none).
+func newListCapture(sizes *pageSizes) *listCapture {
+	return &listCapture{next: make(chan string, 1), sizes: sizes}
+}
+
+// pageSizes remembers the size of the last answer of one listing, so that
+// the next page is read into one buffer of about that size: the pages of a
+// catalog are alike, and a page read in 64 KiB pieces must then be copied
+// whole once more before it can be decoded (one more megabyte of fresh
+// memory per megabyte of catalog).
+type pageSizes struct{ last atomic.Int64 }
+
+// bufferFor returns the capacity to read the answer of c's call into: a
+// quarter more than the last page of its listing, within limit; 0 when no
+// page has been read yet (or c is nil).
+func (c *listCapture) bufferFor(limit int) int {
+	if c == nil || c.sizes == nil {
+		return 0
+	}
+	n := c.sizes.last.Load()
+	if n <= 0 {
+		return 0
+	}
+	return int(min(n+n/4+4<<10, int64(limit)))
+}
+
+// saw records that the answer of c's call had size bytes.
+func (c *listCapture) saw(size int) {
+	if c != nil && c.sizes != nil {
+		c.sizes.last.Store(int64(size))
+	}
+}
+
+// fitted returns page, or a copy of it that wastes no room when the buffer
+// it was read into is much larger: the tools decoded from a page point
+// into that buffer and keep all of it, and a server whose pages go from
+// large to small must not make each small page hold a large buffer (a
+// hundred pages after one of 32 MB would keep 3 GB).
+func fitted(page []byte) []byte {
+	if cap(page)-len(page) > len(page)/4+8<<10 {
+		return bytes.Clone(page)
+	}
+	return page
+}
 
 // offerCursor passes on cursor as the page's nextCursor; only the first
 // offer counts.

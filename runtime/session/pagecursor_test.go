@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -214,4 +215,47 @@ func TestPaginationCapHoldsForEarlyRequests(t *testing.T) {
 	if got := p.cursors(); len(got) != 4 {
 		t.Errorf("cursors asked = %q, want 4 (the cap)", got)
 	}
+}
+
+// A page is read into a buffer the size of the page before it, and the
+// tools decoded from a page keep their buffer: a server whose pages go
+// from large to small, again and again, must not make each small page keep
+// a large buffer (eight more 2.5 MB buffers here). What the catalog keeps
+// stays about the size of what was sent.
+func TestPaginationSmallPagesAfterLargeOnesKeepLittle(t *testing.T) {
+	const pages = 16 // large, small, large, …
+	p := &pageStreamServer{}
+	p.page = func(c string) (string, string) {
+		n := 0
+		fmt.Sscanf(c, "c%d", &n)
+		tools := pageTools(fmt.Sprintf("p%d_", n), 1)
+		if n%2 == 0 {
+			tools = pageTools(fmt.Sprintf("p%d_", n), 1000) // about 2 MB
+		}
+		if n == pages-1 {
+			return `{"tools":` + tools, ""
+		}
+		return fmt.Sprintf(`{"nextCursor":"c%d","tools":%s`, n+1, tools), ""
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := session.Connect(context.Background(), session.Options{ID: "pages", URL: p.start(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, want := len(s.Tools()), pages/2*1001; got != want {
+		t.Fatalf("tools = %d, want %d", got, want)
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	sent := int64(pages / 2 * 1000 * 2100)
+	kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("sent %.1f MB, the catalog keeps %.1f MB", float64(sent)/(1<<20), float64(kept)/(1<<20))
+	if kept > sent*3/2 {
+		t.Errorf("the catalog keeps %.1f MB for %.1f MB of pages", float64(kept)/(1<<20), float64(sent)/(1<<20))
+	}
+	runtime.KeepAlive(s)
 }

@@ -155,6 +155,11 @@ func (s *sseGuard) line(ev *event, keep bool) (blank bool, err error) {
 		if len(frag) > 0 {
 			ev.size += len(frag)
 			if keep && ev.size <= s.g.max {
+				if ev.chunks == nil && s.lean != nil {
+					if n := s.lean.bufferFor(s.g.max); n > 0 {
+						ev.chunks = [][]byte{make([]byte, 0, n)}
+					}
+				}
 				ev.store(frag)
 			}
 			value := frag
@@ -194,7 +199,8 @@ func (ev *event) feedData(value []byte) {
 	}
 }
 
-// store keeps a copy of frag in chunks of up to 64 KiB. A large event's
+// store keeps a copy of frag in chunks of up to 64 KiB, or in the room
+// of a first chunk made larger to hold the whole event. A large event's
 // chunks are made whole at once rather than grown.
 func (ev *event) store(frag []byte) {
 	const chunk = 64 << 10
@@ -254,7 +260,8 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 	default:
 		if isAnswer && s.callID != nil {
 			if s.lean != nil {
-				raw := ev.chunks[0]
+				s.lean.saw(ev.size)
+				raw := fitted(ev.chunks[0])
 				if len(ev.chunks) > 1 {
 					raw = bytes.Join(ev.chunks, nil)
 				}
