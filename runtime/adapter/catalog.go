@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -26,50 +25,17 @@ type Catalog struct {
 // the tools whose original name it accepts (include_tools / exclude_tools).
 // Unusable entries are skipped and reported in [Catalog.Problems]; only a
 // missing server id or caller is an error. Tools that MCP Apps marks for
-// the app alone are left out (visibility.go).
+// the app alone are left out (visibility.go). It is a [Builder] given every
+// tool at once.
 func BuildCatalog(server string, tools []*mcp.Tool, caller Caller, filter func(name string) bool, opts Options) (*Catalog, error) {
-	if server == "" {
-		return nil, errors.New("adapter: build catalog: empty server id")
+	b, err := NewBuilder(server, caller, filter, opts)
+	if err != nil {
+		return nil, err
 	}
-	if caller == nil {
-		return nil, fmt.Errorf("adapter: build catalog for server %q: nil caller", server)
+	if err := b.Add(tools); err != nil {
+		return nil, err
 	}
-	opts = opts.withDefaults()
-	cat := &Catalog{Server: server}
-	// One block of Tool values and one of pointers: two allocations for the
-	// whole server instead of one per tool.
-	store := make([]Tool, 0, len(tools))
-	cat.Tools = make([]*Tool, 0, len(tools))
-	seen := make(map[string]struct{}, len(tools))
-	var enc schemaEncoder
-	for i, def := range tools {
-		if def == nil || def.Name == "" {
-			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool #%d has no name; skipped", server, i))
-			continue
-		}
-		if filter != nil && !filter(def.Name) {
-			continue
-		}
-		if !modelVisible(def) {
-			continue // app-only (visibility.go)
-		}
-		if !SafeName(def.Name) {
-			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool %q has control or invisible characters in its name; skipped", server, def.Name))
-			continue
-		}
-		if _, dup := seen[def.Name]; dup {
-			cat.Problems = append(cat.Problems, fmt.Sprintf("server %q: tool %q listed more than once; kept the first", server, def.Name))
-			continue
-		}
-		seen[def.Name] = struct{}{}
-		store = append(store, Tool{})
-		t := &store[len(store)-1]
-		if err := t.init(server, def, caller, opts, &enc); err != nil {
-			return nil, fmt.Errorf("adapter: build catalog: %w", err)
-		}
-		cat.Tools = append(cat.Tools, t)
-	}
-	return cat, nil
+	return b.Catalog(), nil
 }
 
 // Origin is where a public name leads: a server's tool, or a local tool
@@ -82,25 +48,37 @@ type Origin struct {
 // A Table maps public names back to their origins. Names are unique across
 // servers and local tools; see [NewSnapshot] for how collisions resolve.
 type Table struct {
-	byName map[string]Origin
+	tools map[string]*Tool    // the snapshot's MCP tools by public name
+	local map[string]struct{} // the run's other tools' names
 }
 
 // Lookup returns the origin of a public name.
 func (t *Table) Lookup(name string) (Origin, bool) {
-	o, ok := t.byName[name]
-	return o, ok
+	if tool, ok := t.tools[name]; ok {
+		return Origin{Server: tool.server, Tool: tool.def.Name}, true
+	}
+	if _, ok := t.local[name]; ok {
+		return Origin{Tool: name}, true
+	}
+	return Origin{}, false
 }
 
 // Len returns the number of names in the table.
-func (t *Table) Len() int { return len(t.byName) }
+func (t *Table) Len() int { return len(t.tools) + len(t.local) }
+
+// taken reports whether name is in the table.
+func (t *Table) taken(name string) bool {
+	_, mcpName := t.tools[name]
+	_, localName := t.local[name]
+	return mcpName || localName
+}
 
 // A Snapshot is the tools of several servers merged for one run: a run
 // keeps its snapshot while servers change their lists, which take effect in
 // the next snapshot.
 type Snapshot struct {
-	tools  []*Tool
-	byName map[string]*Tool
-	table  Table
+	tools []*Tool
+	table Table // its tools map is the snapshot's by public name
 	// Renamed lists tools that got an alternative name because of a
 	// collision.
 	Renamed []string
@@ -121,19 +99,18 @@ func NewSnapshot(catalogs []*Catalog, local []string) *Snapshot {
 			n += len(c.Tools)
 		}
 	}
+	// One map of every name: a catalog of 10,000 tools is built for each
+	// run, and each map of that size is another half megabyte to fill.
 	s := &Snapshot{
-		tools:  make([]*Tool, 0, n),
-		byName: make(map[string]*Tool, n),
-		table:  Table{byName: make(map[string]Origin, n+len(local))},
+		tools: make([]*Tool, 0, n),
+		table: Table{tools: make(map[string]*Tool, n), local: make(map[string]struct{}, len(local))},
 	}
-	taken := make(map[string]struct{}, len(local))
+	byName := s.table.tools
 	for _, name := range local {
-		taken[name] = struct{}{}
-		s.table.byName[name] = Origin{Tool: name}
+		s.table.local[name] = struct{}{}
 	}
 	servers := make(map[string]struct{}, len(catalogs))
-	var clash []*Tool
-	count := make(map[string]int, n)
+	clashing := map[string]bool{} // names more than one tool wants
 	for _, c := range catalogs {
 		if c == nil {
 			continue
@@ -143,21 +120,26 @@ func NewSnapshot(catalogs []*Catalog, local []string) *Snapshot {
 		}
 		servers[c.Server] = struct{}{}
 		for _, t := range c.Tools {
-			count[t.name]++
 			s.tools = append(s.tools, t)
+			if _, isLocal := s.table.local[t.name]; isLocal {
+				clashing[t.name] = true
+			} else if _, dup := byName[t.name]; dup {
+				clashing[t.name] = true
+			} else {
+				byName[t.name] = t
+			}
 		}
 	}
-	for _, t := range s.tools {
-		_, isLocal := taken[t.name]
-		if isLocal || count[t.name] > 1 {
-			clash = append(clash, t)
+	// Tools whose names are unique keep them; the others are named below.
+	var clash []*Tool
+	if len(clashing) > 0 {
+		for name := range clashing {
+			delete(byName, name)
 		}
-	}
-	// Tools whose names are unique keep them.
-	for _, t := range s.tools {
-		if _, isLocal := taken[t.name]; !isLocal && count[t.name] == 1 {
-			s.byName[t.name] = t
-			s.table.byName[t.name] = Origin{Server: t.server, Tool: t.def.Name}
+		for _, t := range s.tools {
+			if clashing[t.name] {
+				clash = append(clash, t)
+			}
 		}
 	}
 	if len(clash) > 0 {
@@ -176,8 +158,7 @@ func NewSnapshot(catalogs []*Catalog, local []string) *Snapshot {
 				s.Renamed = append(s.Renamed, fmt.Sprintf("server %q tool %q: %s is taken; named %s", t.server, t.def.Name, t.name, name))
 			}
 			renamed[t] = nt
-			s.byName[name] = nt
-			s.table.byName[name] = Origin{Server: t.server, Tool: t.def.Name}
+			byName[name] = nt
 		}
 		for i, t := range s.tools {
 			if nt, ok := renamed[t]; ok {
@@ -188,10 +169,7 @@ func NewSnapshot(catalogs []*Catalog, local []string) *Snapshot {
 	return s
 }
 
-func (s *Snapshot) nameTaken(name string) bool {
-	_, ok := s.table.byName[name]
-	return ok
-}
+func (s *Snapshot) nameTaken(name string) bool { return s.table.taken(name) }
 
 // Tools returns the snapshot's tools in catalog order. Callers must not
 // modify the slice.
@@ -208,7 +186,7 @@ func (s *Snapshot) CoreTools() []core.Tool {
 
 // Tool returns the tool with the given public name.
 func (s *Snapshot) Tool(name string) (*Tool, bool) {
-	t, ok := s.byName[name]
+	t, ok := s.table.tools[name]
 	return t, ok
 }
 

@@ -154,29 +154,30 @@ func appendString(b []byte, s string) []byte {
 }
 
 // topLevelType returns the raw value of the last "type" member of the
-// valid JSON object raw, or nil when it has none. It allocates nothing for
-// ordinary schemas.
-func topLevelType(raw []byte) []byte {
+// valid JSON object raw, or nil when it has none, and how deep raw nests
+// (1 for an object of scalars). It allocates nothing for ordinary schemas.
+func topLevelType(raw []byte) (typ []byte, depth int) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil
+		return nil, 0
 	}
 	i++
-	var typ []byte
+	depth = 1
 	for {
 		i = skipSpace(raw, i)
 		if i >= len(raw) || raw[i] == '}' {
-			return typ
+			return typ, depth
 		}
 		if raw[i] == ',' {
 			i++
 			continue
 		}
-		keyEnd := skipValue(raw, i)
+		keyEnd, _ := skipValue(raw, i)
 		key := raw[i:keyEnd]
 		i = skipSpace(raw, keyEnd)
 		i = skipSpace(raw, i+1) // the colon
-		end := skipValue(raw, i)
+		end, d := skipValue(raw, i)
+		depth = max(depth, 1+d)
 		if isKey(key, "type") {
 			typ = raw[i:end]
 		}
@@ -203,9 +204,9 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// skipValue returns the end of the JSON value starting at b[i]; b must be
-// valid JSON.
-func skipValue(b []byte, i int) int {
+// skipValue returns the end of the JSON value starting at b[i], and how
+// deep the value nests (0 for a scalar); b must be valid JSON.
+func skipValue(b []byte, i int) (end, deepest int) {
 	depth, inString := 0, false
 	for ; i < len(b); i++ {
 		c := b[i]
@@ -216,7 +217,7 @@ func skipValue(b []byte, i int) int {
 			case '"':
 				inString = false
 				if depth == 0 {
-					return i + 1
+					return i + 1, deepest
 				}
 			}
 			continue
@@ -226,19 +227,20 @@ func skipValue(b []byte, i int) int {
 			inString = true
 		case '{', '[':
 			depth++
+			deepest = max(deepest, depth)
 		case '}', ']':
 			if depth == 0 {
-				return i // end of the enclosing object or array
+				return i, deepest // end of the enclosing object or array
 			}
 			depth--
 			if depth == 0 {
-				return i + 1
+				return i + 1, deepest
 			}
 		case ',', ' ', '\t', '\n', '\r', ':':
 			if depth == 0 {
-				return i
+				return i, deepest
 			}
 		}
 	}
-	return i
+	return i, deepest
 }

@@ -173,3 +173,31 @@ func TestSchemaRefsNotFetched(t *testing.T) {
 		t.Errorf("the $ref server was contacted %d times", n)
 	}
 }
+
+// TestSchemaNestingEncodingJSONCannotWrite: a server's schema nested deeper
+// than encoding/json reads is replaced, or the model's request, which
+// carries every schema, could not be encoded and no run would get past its
+// first step. Just within the limit it is kept, and encodes.
+func TestSchemaNestingEncodingJSONCannotWrite(t *testing.T) {
+	nested := func(depth int) json.RawMessage { // an object schema of depth levels
+		inner := depth - 1
+		return json.RawMessage(`{"type":"object","default":` + strings.Repeat("[", inner) + strings.Repeat("]", inner) + `}`)
+	}
+	for _, tc := range []struct {
+		depth int
+		kept  bool
+	}{{9999, true}, {10000, true}, {10001, false}, {30000, false}} {
+		in := nested(tc.depth)
+		tool := newWithSchema(t, in, Options{})
+		_, encErr := json.Marshal(in)
+		if kept := string(tool.Schema()) == string(in); kept != tc.kept || kept != (encErr == nil) {
+			t.Errorf("depth %d: kept %v (note %q), want %v; encoding/json: %v", tc.depth, kept, tool.SchemaNote(), tc.kept, encErr)
+		}
+		if !tc.kept && !strings.Contains(tool.SchemaNote(), "nested") {
+			t.Errorf("depth %d: note %q, want it to say how deep", tc.depth, tool.SchemaNote())
+		}
+		if _, err := json.Marshal(tool.Schema()); err != nil {
+			t.Errorf("depth %d: the schema handed on does not encode: %v", tc.depth, err)
+		}
+	}
+}
