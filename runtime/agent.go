@@ -35,12 +35,16 @@ func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapsh
 		if st.State != StateReady {
 			continue
 		}
-		tools, err := m.Tools(st.ID)
+		sv, err := m.server(st.ID)
 		if err != nil {
 			continue // went away since List
 		}
-		// Manager.Tools has already applied include/exclude filters.
-		cat, err := adapter.BuildCatalog(st.ID, tools, serverCaller{m, st.ID}, nil, opts)
+		s, err := sv.liveSession()
+		if err != nil {
+			continue
+		}
+		// The server's include/exclude filters apply in the adapter.
+		cat, err := sv.catalog(s.Tools(), opts)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -76,6 +77,12 @@ type ManagerOptions struct {
 	// OneShot marks a manager that serves one command and closes: its
 	// sessions do not follow catalog changes (session.Options.OneShot).
 	OneShot bool
+	// Adapter, when set, are the adapter options the runs of this manager
+	// use ([Manager.Catalog]): each server's tools are then adapted as
+	// its tools/list pages arrive, instead of all at once when the first
+	// run asks. Nil adapts on demand (a command that lists tools and
+	// does not run).
+	Adapter *adapter.Options
 }
 
 // A Manager runs every configured server on its own goroutine, each with its

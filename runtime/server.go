@@ -34,6 +34,8 @@ type server struct {
 	gone    error         // why the last session ended, if it failed
 	version string        // negotiated protocol version, reused on reconnect
 	authH   *auth.Handler // OAuth for http/sse servers, created on first use
+
+	adapted adapted // the adapted catalog, kept between runs (adapted.go)
 }
 
 func newServer(m *Manager, e config.ServerEntry) *server {
@@ -112,6 +114,16 @@ func (sv *server) filter(tools []*mcp.Tool) []*mcp.Tool {
 		}
 	}
 	return out
+}
+
+// filterFunc is filter for one tool name; nil when the server filters
+// nothing.
+func (sv *server) filterFunc() func(name string) bool {
+	cfg := &sv.entry.Config
+	if len(cfg.IncludeTools) == 0 && len(cfg.ExcludeTools) == 0 {
+		return nil
+	}
+	return cfg.ToolAllowed
 }
 
 // loop is the server's state machine; run calls it.
@@ -320,6 +332,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		// A one-shot command's short grace (ManagerOptions.ShutdownGrace).
 		ShutdownGrace: sv.m.opts.ShutdownGrace,
 		OneShot:       sv.m.opts.OneShot,
+		OnToolsPage:   sv.adaptPage,
 		OnToolsChanged: func([]*mcp.Tool, error) {
 			defer sv.recoverIn("the tools/list_changed handler")
 			sv.update(func(*Status) {})

@@ -197,6 +197,10 @@ func (s *service) start() {
 	mo.OnStatus = s.onStatus
 	mo.Elicit = s.elicit
 	mo.ElicitationComplete = s.elicitationComplete
+	// Runs adapt with these options: servers' catalogs are adapted as they
+	// are listed.
+	adapt := s.opts.Adapter
+	mo.Adapter = &adapt
 	s.m = runtime.NewManager(mo)
 	s.reload()
 }
