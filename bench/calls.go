@@ -1,14 +1,10 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,61 +75,21 @@ func (p *callPath) allocs(ctx context.Context, n int) (float64, float64, error) 
 	return float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n), nil
 }
 
-// rawPath is the floor: plain net/http JSON-RPC POSTs to the same server,
-// after a hand-made handshake, reading each answer whole.
+// rawPath is the floor: the raw client (raw.go) calling echo.
 func rawPath(ctx context.Context, url string) (*callPath, error) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	const version = "2025-11-25"
-	post := func(ctx context.Context, sid string, body []byte) (*http.Response, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("Mcp-Protocol-Version", version)
-		}
-		return client.Do(req)
-	}
-	drain := func(resp *http.Response, want string) error {
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode/100 != 2 || !strings.Contains(string(b), want) {
-			return fmt.Errorf("raw HTTP: status %d: %.200s", resp.StatusCode, b)
-		}
-		return nil
-	}
-	resp, err := post(ctx, "", []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+	c, err := newRawClient(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("raw HTTP: initialize: %w", err)
-	}
-	sid := resp.Header.Get("Mcp-Session-Id")
-	if err := drain(resp, `"result"`); err != nil {
-		return nil, fmt.Errorf("raw HTTP: initialize: %w", err)
-	}
-	if resp, err = post(ctx, sid, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
-		return nil, fmt.Errorf("raw HTTP: initialized: %w", err)
-	}
-	if err := drain(resp, ""); err != nil {
-		return nil, fmt.Errorf("raw HTTP: initialized: %w", err)
+		return nil, err
 	}
 	var id atomic.Int64
 	return &callPath{
 		name: "raw HTTP floor",
 		call: func(ctx context.Context) error {
 			body := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`, id.Add(1))
-			resp, err := post(ctx, sid, body)
-			if err != nil {
-				return err
-			}
-			return drain(resp, `"hello"`)
+			_, err := c.post(ctx, body, `"hello"`)
+			return err
 		},
-		close: client.CloseIdleConnections,
+		close: c.close,
 	}, nil
 }
 

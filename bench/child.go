@@ -64,6 +64,8 @@ func runChild(mode string, args []string) error {
 	switch mode {
 	case "serve":
 		return serveChild(args)
+	case "catalog-floor":
+		res, err = catalogFloor(ctx, args[0])
 	case "catalog-bare":
 		res, err = catalogBare(ctx, args[0])
 	case "catalog-host":

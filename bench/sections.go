@@ -113,12 +113,12 @@ func runCatalog(cfg *Config, t *Table) error {
 	if _, _, err := measure(cfg.Self, "catalog-host-cached", urls[0]); err != nil {
 		return err
 	}
-	modes := []string{"catalog-bare", "catalog-host", "catalog-host-cached"}
-	var times, rss [3][]float64
-	var timeRatio, rssRatio [3][]float64
-	tools := [3]int{}
+	modes := []string{"catalog-bare", "catalog-host", "catalog-host-cached", "catalog-floor"}
+	var times, rss [4][]float64
+	var timeRatio, rssRatio [4][]float64
+	tools := [4]int{}
 	for r := range cfg.CatalogRounds {
-		var d, m [3]float64
+		var d, m [4]float64
 		for _, i := range rotate(len(modes), r) {
 			res, peak, err := measure(cfg.Self, modes[i], urls[0])
 			if err != nil {
@@ -147,6 +147,8 @@ func runCatalog(cfg *Config, t *Table) error {
 			TimeAbs: time.Duration(median(times[1])), RSSAbs: int64(median(rss[1]))},
 		{Path: "the same with a fresh list cache (ttlMs, SEP-2549): no tools/list", Time: median(timeRatio[2]), RSS: median(rssRatio[2]),
 			TimeAbs: time.Duration(median(times[2])), RSSAbs: int64(median(rss[2]))},
+		{Path: "raw HTTP floor: the pages read one after the other, nothing decoded", Time: median(timeRatio[3]), RSS: median(rssRatio[3]),
+			TimeAbs: time.Duration(median(times[3])), RSSAbs: int64(median(rss[3]))},
 	}
 	return nil
 }
