@@ -16,6 +16,7 @@ targets=(
   "./runtime/session FuzzIDScanner"
   "./runtime/session FuzzAnswerMatch"
   "./chat FuzzMarkdown"
+  "./runtime/adapter FuzzSchema"
 )
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
