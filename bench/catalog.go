@@ -36,20 +36,23 @@ func catalogBare(ctx context.Context, url string) (childResult, error) {
 // catalogHost connects mcp-host's manager to the server and adapts its
 // catalog as a run does (Manager.Catalog).
 func catalogHost(ctx context.Context, url string) (childResult, error) {
-	return catalogHostWith(ctx, url, hostrt.ManagerOptions{Adapter: &adapter.Options{}})
+	return catalogHostWith(ctx, url, hostrt.ManagerOptions{})
 }
 
 // catalogHostCached is catalogHost with the user's list cache in the
 // directory $MCPHOST_BENCH_CACHE, which an earlier run filled: the catalog
 // of a server whose list is still fresh comes from there.
 func catalogHostCached(ctx context.Context, url string) (childResult, error) {
-	return catalogHostWith(ctx, url, hostrt.ManagerOptions{Adapter: &adapter.Options{}, ToolsCache: &listcache.Dir{Path: os.Getenv(cacheEnv)}})
+	return catalogHostWith(ctx, url, hostrt.ManagerOptions{ToolsCache: &listcache.Dir{Path: os.Getenv(cacheEnv)}})
 }
 
 // cacheEnv names the list-cache directory of the catalog-host-cached child.
 const cacheEnv = "MCPHOST_BENCH_CACHE"
 
+// catalogHostWith is catalogHost with o, given the adapter options of the
+// run as host serve gives them.
 func catalogHostWith(ctx context.Context, url string, o hostrt.ManagerOptions) (childResult, error) {
+	o.Adapter = &adapter.Options{}
 	start := time.Now()
 	m := hostrt.NewManager(o)
 	defer m.Close()

@@ -126,7 +126,7 @@ func BenchmarkRunCatalog10k(b *testing.B) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	b.Cleanup(srv.Close)
 	opts := adapter.Options{}
-	m := readyManager(b, ManagerOptions{Adapter: &opts}, httpEntry("p", srv.URL))
+	m := readyManager(b, ManagerOptions{Adapter: &opts}, config.ServerEntry{ID: "p", Source: "global", Config: config.ServerConfig{Transport: "http", URL: srv.URL}})
 	sess, err := m.Session("p")
 	if err != nil {
 		b.Fatal(err)
@@ -151,8 +151,4 @@ func BenchmarkRunCatalog10k(b *testing.B) {
 			}
 		}
 	})
-}
-
-func httpEntry(id, url string) config.ServerEntry {
-	return config.ServerEntry{ID: id, Source: "global", Config: config.ServerConfig{Transport: "http", URL: url}}
 }

@@ -103,21 +103,21 @@ func (sv *server) liveSession() (*session.Session, error) {
 }
 
 func (sv *server) filter(tools []*mcp.Tool) []*mcp.Tool {
-	cfg := &sv.entry.Config
-	if len(cfg.IncludeTools) == 0 && len(cfg.ExcludeTools) == 0 {
+	keep := sv.filterFunc()
+	if keep == nil {
 		return tools
 	}
 	out := make([]*mcp.Tool, 0, len(tools))
 	for _, t := range tools {
-		if cfg.ToolAllowed(t.Name) {
+		if keep(t.Name) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// filterFunc is filter for one tool name; nil when the server filters
-// nothing.
+// filterFunc is the server's include/exclude filter for one tool name; nil
+// when the server filters nothing.
 func (sv *server) filterFunc() func(name string) bool {
 	cfg := &sv.entry.Config
 	if len(cfg.IncludeTools) == 0 && len(cfg.ExcludeTools) == 0 {

@@ -320,11 +320,7 @@ func leanEvent(raw []byte, c *listCapture) []byte {
 // leanJoined is leanMessage over an answer held in chunks: it reads the
 // answer into c and returns the chunks to hand on.
 func leanJoined(chunks [][]byte, c *listCapture) [][]byte {
-	msg := fitted(chunks[0])
-	if len(chunks) > 1 {
-		msg = bytes.Join(chunks, nil)
-	}
-	trimmed, page, ok := leanMessage(msg, c)
+	trimmed, page, ok := leanMessage(wholePage(chunks), c)
 	if !ok {
 		return chunks
 	}

@@ -47,12 +47,17 @@ func (c *listCapture) saw(size int) {
 	}
 }
 
-// fitted returns page, or a copy of it that wastes no room when the buffer
-// it was read into is much larger: the tools decoded from a page point
-// into that buffer and keep all of it, and a server whose pages go from
-// large to small must not make each small page hold a large buffer (a
-// hundred pages after one of 32 MB would keep 3 GB).
-func fitted(page []byte) []byte {
+// wholePage returns a page read in chunks as one slice to decode: the
+// chunks joined, or the only chunk, copied when the buffer it was read
+// into is much larger. The tools decoded from a page point into that
+// buffer and keep all of it, and a server whose pages go from large to
+// small must not make each small page hold a large buffer (a hundred pages
+// after one of 32 MB would keep 3 GB).
+func wholePage(chunks [][]byte) []byte {
+	if len(chunks) > 1 {
+		return bytes.Join(chunks, nil)
+	}
+	page := chunks[0]
 	if cap(page)-len(page) > len(page)/4+8<<10 {
 		return bytes.Clone(page)
 	}

@@ -261,11 +261,7 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 		if isAnswer && s.callID != nil {
 			if s.lean != nil {
 				s.lean.saw(ev.size)
-				raw := fitted(ev.chunks[0])
-				if len(ev.chunks) > 1 {
-					raw = bytes.Join(ev.chunks, nil)
-				}
-				ev.chunks = [][]byte{leanEvent(raw, s.lean)}
+				ev.chunks = [][]byte{leanEvent(wholePage(ev.chunks), s.lean)}
 			}
 			s.x.answeredNow() // before the SDK can see it
 		}
