@@ -3,8 +3,10 @@
 # wine64, installed by scripts/deps.sh): tokenstore (LockFileEx locking,
 # chunked records in Wine's Credential Manager through go-keyring, paths
 # under %AppData%) and the stdio
-# session's Windows paths (npx-style .cmd resolution and cmd.exe quoting,
-# the Job Object, CREATE_NO_WINDOW, the platform-neutral stdio tests).
+# server's Windows paths: runtime/process (npx-style .cmd resolution and
+# cmd.exe quoting, the environment allowlist, CREATE_NO_WINDOW, a started
+# child's environment) and runtime/session over it (the Job Object, the
+# platform-neutral stdio tests).
 # `make test` runs it after the Linux suite (scripts/test.sh).
 #
 # Two things Wine 8.0 (bookworm) lacks are bridged, and only for this run:
@@ -38,15 +40,19 @@ if [ ! -f "$dll" ]; then
 fi
 go run ./scripts/winebcrypt "$dll"
 
-# Tests of runtime/session that mean something on Windows; the rest assume
-# unix processes (sh, /proc) or are covered on Linux.
-session_tests='^(TestLookPath|TestEnvValue|TestBatchCommand|TestIsBatch|TestPrepare|TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|TestStdioEnvDirAndStderr|TestStdioCrashIsReported|TestStdioBannerOnStdout|TestStdioRequestIDs|TestCallOverHTTPAndStdio|TestLineFilter)'
+# Tests of runtime/process and runtime/session that mean something on
+# Windows; the rest assume unix processes (sh, /proc) or are covered on
+# Linux.
+process_tests='^(TestLookPath|TestEnvValue|TestBatchCommand|TestIsBatch|TestPrepare|TestEnviron|TestNamesFor|TestStart)'
+session_tests='^(TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|TestStdioEnvDirAndStderr|TestStdioCrashIsReported|TestStdioBannerOnStdout|TestStdioRequestIDs|TestCallOverHTTPAndStdio|TestLineFilter)'
 
 # The Credential Manager test writes to the vault: here, the prefix's.
 export MCP_HOST_TEST_WINCRED=1
 flags=(-count=1 -tags wine -ldflags=-checklinkname=0 -exec "$wine" -timeout 5m)
 step "tokenstore under wine"
 GOOS=windows GOARCH=amd64 timeout 600 go test "${flags[@]}" ./tokenstore/ "$@"
+step "runtime/process under wine"
+GOOS=windows GOARCH=amd64 timeout 600 go test "${flags[@]}" -run "$process_tests" ./runtime/process/ "$@"
 step "runtime/session under wine"
 GOOS=windows GOARCH=amd64 timeout 600 go test "${flags[@]}" -run "$session_tests" ./runtime/session/ "$@"
 step "done"

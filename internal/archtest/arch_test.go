@@ -110,13 +110,17 @@ var rules = []rule{
 		forbidden: func(dep string) bool { return under(dep, "runtime") }},
 	{from: "demo/servers", why: "the demo's servers stand for the outside world and know nothing of the host",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "demo/servers") }},
+	{from: "runtime/process", why: "starting local servers knows nothing of MCP: the session speaks it over the pipes",
+		forbidden: func(dep string) bool {
+			return strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || under(dep, "runtime/session")
+		}},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
 		forbidden: func(dep string) bool { return under(dep, "runtime/serve") }},
 }
 
 // Parts of the runtime below the manager: they must not import the manager
 // (runtime) or the UI-protocol server (runtime/serve).
-var runtimeParts = []string{"runtime/session", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "tokenstore", "redact", "termsafe", "internal"}
+var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "tokenstore", "redact", "termsafe", "internal"}
 
 func init() {
 	for _, part := range runtimeParts {

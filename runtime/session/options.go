@@ -5,9 +5,8 @@
 // full tools/list pagination with caps and a cycle guard, catalog refresh on
 // notifications/tools/list_changed, transparent re-initialization when the
 // server forgets the session, memory bounded while reading whatever a server
-// sends, and stdio children as a process tree that dies with the session
-// (process group and child subreaper on Linux, a Job Object with
-// kill-on-close on Windows) with their stderr kept.
+// sends, and MCP over the pipes of a stdio server that runtime/process
+// starts and ends (with its requests in flight cancelled first).
 //
 // It must not import the runtime or runtime/serve.
 //
@@ -20,8 +19,10 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"os/exec"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,8 +40,8 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMaxToolPages   = 100
 	DefaultMaxTools       = 50000
-	DefaultStderrBytes    = 64 << 10
-	DefaultShutdownGrace  = 2 * time.Second
+	DefaultStderrBytes    = process.DefaultStderrBytes
+	DefaultShutdownGrace  = process.DefaultShutdownGrace
 )
 
 // An ElicitationHandler answers elicitation requests from a server. serverID
@@ -70,12 +71,18 @@ type Options struct {
 	// http server answers the first POST with 404 or 405.
 	NoSSEFallback bool
 
-	// Command, Args, Env and Dir describe a stdio server. Env is added to the
-	// host's own environment.
+	// Command, Args, Env, EnvVars and Dir describe a stdio server. It does
+	// not get the host's whole environment: only a base set (see
+	// [process.Environ]), Env on top, and the host's variables EnvVars
+	// names.
 	Command string
 	Args    []string
 	Env     map[string]string
+	EnvVars []string
 	Dir     string
+	// WrapCommand, when set, is called with a stdio server's command just
+	// before it starts (see [process.Options.Wrap]).
+	WrapCommand func(*exec.Cmd) error
 	// StderrBytes bounds the kept tail of a stdio server's stderr.
 	StderrBytes int
 	// ShutdownGrace is how long a stdio server may take to exit after its

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,8 +72,8 @@ type Session struct {
 	exts   sync.Map // *mcp.ClientSession -> *extConn, for Call
 	extSeq atomic.Int64
 
-	serverLog *ringBuffer // the server's log messages (serverlog.go)
-	ttls      ttlWalks    // ttlMs of tools/list answers (listcache.go)
+	serverLog *process.RingBuffer // the server's log messages (serverlog.go)
+	ttls      ttlWalks            // ttlMs of tools/list answers (listcache.go)
 
 	prog progressTable // progress tokens of calls in flight (progress.go)
 }
@@ -84,7 +85,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	if err := validate(&o); err != nil {
 		return nil, err
 	}
-	s := &Session{opts: o, done: make(chan struct{}), serverLog: newRingBuffer(serverLogBytes)}
+	s := &Session{opts: o, done: make(chan struct{}), serverLog: process.NewRingBuffer(serverLogBytes)}
 	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
@@ -173,12 +174,9 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 		cs, err = s.connectExt(ctx, proc.transport(), copts)
 		if err != nil {
 			_ = proc.shutdown()
-			if tail := strings.TrimSpace(proc.stderr.String()); tail != "" {
-				err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
-			}
-			return nil, nil, info, err
+			return nil, nil, info, proc.withTail(err)
 		}
-		info.PID = proc.pid()
+		info.PID = proc.PID()
 	case TransportHTTP:
 		cs, err = s.dialHTTP(ctx, copts, &info)
 		if err != nil {
@@ -246,12 +244,10 @@ func (s *Session) watch(cs *mcp.ClientSession, gen int) {
 		err = errors.New("server closed the connection")
 	}
 	if s.proc != nil {
-		if perr := s.proc.exitErr(); perr != nil {
+		if perr := s.proc.ExitErr(); perr != nil {
 			err = perr
 		}
-		if tail := strings.TrimSpace(s.proc.stderr.String()); tail != "" {
-			err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
-		}
+		err = s.proc.withTail(err)
 	}
 	s.lostErr = clean(fmt.Errorf("server %q: connection lost: %w", s.opts.ID, err))
 	close(s.done)
@@ -420,7 +416,7 @@ func (s *Session) Stderr() string {
 	if p == nil {
 		return ""
 	}
-	return p.stderr.String()
+	return p.Stderr().String()
 }
 
 // Done is closed when the connection is lost (not when it is closed).

@@ -2,105 +2,45 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"sort"
-	"sync"
+	"strings"
 	"sync/atomic"
-	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stdioProcess is a stdio MCP server: a child in its own process group (a
-// Job Object on Windows) whose stdin and stdout carry newline-delimited
-// JSON-RPC and whose stderr goes to a ring buffer.
+// stdioProcess is a stdio MCP server: a [process.Process] whose stdin and
+// stdout carry newline-delimited JSON-RPC, stdout filtered (see
+// [lineFilter]), with the requests in flight tracked so that a shutdown
+// can cancel them.
 type stdioProcess struct {
-	cmd    *exec.Cmd
-	tree   *procTree
-	stdin  *os.File // our end of the child's stdin
-	stdout *os.File // our end of the child's stdout
-	stderr *ringBuffer
+	*process.Process
 	filter *lineFilter // over stdout
 	calls  inFlight    // our requests the server has not answered
-	grace  time.Duration
 
 	replies atomic.Int32 // answers of our own being written to stdin
-
-	exited    chan struct{} // closed when the leader has been reaped
-	waitErr   error
-	closeOnce sync.Once
-	closeErr  error
 }
 
 // startStdio starts the server described by o.
 func startStdio(o *Options) (*stdioProcess, error) {
-	cmd, err := command(o)
+	proc, err := process.Start(process.Options{
+		ID:            o.ID,
+		Command:       o.Command,
+		Args:          o.Args,
+		Dir:           o.Dir,
+		Env:           o.Env,
+		EnvVars:       o.EnvVars,
+		StderrBytes:   o.StderrBytes,
+		ShutdownGrace: o.ShutdownGrace,
+		Wrap:          o.WrapCommand,
+	})
 	if err != nil {
 		return nil, err
 	}
-	cmd.Dir = o.Dir
-	if len(o.Env) > 0 {
-		env := os.Environ()
-		keys := make([]string, 0, len(o.Env))
-		for k := range o.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			env = append(env, k+"="+o.Env[k])
-		}
-		cmd.Env = env
-	}
-	tree := newProcTree()
-	tree.prepare(cmd)
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("stdin pipe: %w", err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	p := &stdioProcess{
-		cmd:    cmd,
-		tree:   tree,
-		stdin:  inW,
-		stdout: outR,
-		stderr: newRingBuffer(o.StderrBytes),
-		grace:  o.ShutdownGrace,
-		exited: make(chan struct{}),
-	}
-	p.filter = newLineFilter(outR, o.maxResponseBytes(), o.ID, p.stderr.Note, p.reply)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = p.stderr
-	// A grandchild may keep stderr open after the leader exits; do not let
-	// that hold Wait.
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, fmt.Errorf("start %q: %w", o.Command, err)
-	}
-	// The child holds its own copies now.
-	inR.Close()
-	outW.Close()
-	if err := tree.started(cmd); err != nil {
-		// The server runs, but its tree may outlive it: say so.
-		p.stderr.Note(fmt.Sprintf("[host: %v; only the server process itself will be stopped]", err))
-	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
+	p := &stdioProcess{Process: proc}
+	p.filter = newLineFilter(proc.Stdout(), o.maxResponseBytes(), o.ID, proc.Stderr().Note, p.reply)
 	return p, nil
 }
 
@@ -132,13 +72,30 @@ const maxReplies = 16
 func (p *stdioProcess) reply(msg []byte) {
 	if p.replies.Add(1) > maxReplies {
 		p.replies.Add(-1)
-		p.stderr.Note("[host: server not reading its stdin; an answer was dropped]")
+		p.Stderr().Note("[host: server not reading its stdin; an answer was dropped]")
 		return
 	}
 	go func() {
 		defer p.replies.Add(-1)
-		_, _ = p.stdin.Write(msg) // an *os.File writes each message whole
+		_, _ = p.Write(msg) // an *os.File writes each message whole
 	}()
+}
+
+// shutdown cancels the requests in flight and ends the process tree (see
+// [process.Process.Shutdown]).
+func (p *stdioProcess) shutdown() error { return p.Shutdown(p.cancelCalls) }
+
+// withTail adds the server's stderr tail to err and, when the process has
+// exited, a hint that names the environment variables it got: a server
+// that needs a variable it no longer gets fails this way.
+func (p *stdioProcess) withTail(err error) error {
+	if tail := strings.TrimSpace(p.Stderr().String()); tail != "" {
+		err = fmt.Errorf("%w; stderr: %s", err, lastLines(tail, 5))
+	}
+	if p.ExitErr() != nil {
+		err = fmt.Errorf("%w; %s", err, p.Names().Hint())
+	}
+	return err
 }
 
 // SkippedStdoutLines returns how many lines a stdio server wrote to stdout
@@ -160,21 +117,5 @@ func (nopCloser) Close() error { return nil }
 
 type stdinCloser struct{ p *stdioProcess }
 
-func (s stdinCloser) Write(b []byte) (int, error) { return s.p.stdin.Write(b) }
+func (s stdinCloser) Write(b []byte) (int, error) { return s.p.Write(b) }
 func (s stdinCloser) Close() error                { return s.p.shutdown() }
-
-// exitErr reports how the process ended, or nil while it runs.
-func (p *stdioProcess) exitErr() error {
-	select {
-	case <-p.exited:
-		if p.waitErr == nil {
-			return errors.New("process exited")
-		}
-		return fmt.Errorf("process exited: %w", p.waitErr)
-	default:
-		return nil
-	}
-}
-
-// pid returns the leader's process id.
-func (p *stdioProcess) pid() int { return p.cmd.Process.Pid }

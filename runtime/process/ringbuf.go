@@ -1,20 +1,22 @@
-package session
+package process
 
 import "sync"
 
-// ringBuffer keeps the last max bytes written to it. It is safe for
-// concurrent use.
-type ringBuffer struct {
+// RingBuffer keeps the last max bytes written to it: a server's stderr,
+// with the host's own notes about the server. It is safe for concurrent
+// use.
+type RingBuffer struct {
 	mu      sync.Mutex
 	buf     []byte
 	max     int
 	dropped int64
 }
 
-func newRingBuffer(max int) *ringBuffer { return &ringBuffer{max: max} }
+// NewRingBuffer returns a buffer that keeps the last max bytes.
+func NewRingBuffer(max int) *RingBuffer { return &RingBuffer{max: max} }
 
 // Write appends p, dropping the oldest bytes beyond the limit. It never fails.
-func (r *ringBuffer) Write(p []byte) (int, error) {
+func (r *RingBuffer) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.write(p)
@@ -22,7 +24,7 @@ func (r *ringBuffer) Write(p []byte) (int, error) {
 
 // Note appends a line of the host's own about the server (such as a stdout
 // line that was not JSON-RPC), starting it on a line of its own.
-func (r *ringBuffer) Note(line string) {
+func (r *RingBuffer) Note(line string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.buf) > 0 && r.buf[len(r.buf)-1] != '\n' {
@@ -31,7 +33,7 @@ func (r *ringBuffer) Note(line string) {
 	r.write([]byte(line + "\n"))
 }
 
-func (r *ringBuffer) write(p []byte) (int, error) {
+func (r *RingBuffer) write(p []byte) (int, error) {
 	n := len(p)
 	if n >= r.max {
 		r.dropped += int64(len(r.buf) + n - r.max)
@@ -47,7 +49,7 @@ func (r *ringBuffer) write(p []byte) (int, error) {
 }
 
 // String returns the kept tail, prefixed with a note when bytes were dropped.
-func (r *ringBuffer) String() string {
+func (r *RingBuffer) String() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.dropped == 0 {

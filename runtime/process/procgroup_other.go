@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package session
+package process
 
 import "os/exec"
 

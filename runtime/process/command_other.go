@@ -1,6 +1,6 @@
 //go:build !windows
 
-package session
+package process
 
 import "os/exec"
 
