@@ -119,14 +119,19 @@ func TestChatAsksAboutProjectServers(t *testing.T) {
 // person can see; /mcp <id> shows the approval, the definition and the
 // warnings; a refused answer says why and lets the question come back.
 func TestApproveCommands(t *testing.T) {
-	rt := &approvalRuntime{detail: protocol.ServerDetail{ServerStatus: projectServer("evil", "unknown", "0123456789abcdef", "command: sh")}}
+	rt := &approvalRuntime{detail: protocol.ServerDetail{ServerStatus: projectServer("evil", "unknown", "0123456789abcdef", "command: sh"),
+		Environment: &protocol.EnvironmentNames{Base: []string{"HOME", "PATH"}, Env: []string{"MODE"}, EnvVars: []string{"GITHUB_TOKEN"}, Unset: []string{"X\x1b[31mY"}}}}
 	m := NewModel(rt, &protocol.InitializeResult{Servers: []protocol.ServerStatus{projectServer("evil", "unknown", "0123456789abcdef", "command: sh")}})
 	press(m, "l")
 	typeLine(m, "/mcp evil")
-	for _, want := range []string{"approval:          unknown (digest 0123456789ab…)", "defined in:        /repo/.mcp-host/config.json", "definition:        command: sh", "answer with:       /approve evil or /deny evil", `warning:           "trust": true`} {
+	for _, want := range []string{"approval:          unknown (digest 0123456789ab…)", "defined in:        /repo/.mcp-host/config.json", "definition:        command: sh", "answer with:       /approve evil or /deny evil", `warning:           "trust": true`,
+		"env (base):        HOME, PATH", "env:               MODE", "env_vars:          GITHUB_TOKEN", "env_vars unset:    X"} {
 		if !strings.Contains(m.detail, want) {
 			t.Errorf("/mcp evil lacks %q:\n%s", want, m.detail)
 		}
+	}
+	if strings.Contains(m.detail, "\x1b") {
+		t.Errorf("/mcp evil shows an escape sequence from a variable name:\n%q", m.detail)
 	}
 	rt.approveE = &protocol.Error{Code: protocol.CodeFailed, Message: "its definition changed since it was shown"}
 	out := enter(m, "/approve evil")

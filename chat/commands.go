@@ -162,6 +162,13 @@ func renderDetail(d protocol.ServerDetail) string {
 	row("transport", d.Transport)
 	row("source", d.Source)
 	row("target", d.URL+d.Command)
+	if n := d.Environment; n != nil {
+		// Which variables a stdio server gets, by name: never values.
+		row("env (base)", strings.Join(n.Base, ", "))
+		row("env", strings.Join(n.Env, ", "))
+		row("env_vars", strings.Join(n.EnvVars, ", "))
+		row("env_vars unset", strings.Join(n.Unset, ", "))
+	}
 	if d.ServerName != "" {
 		row("implementation", d.ServerName+" "+d.ServerVersion)
 	}

@@ -108,6 +108,9 @@ func cleanLines(lines []string) []string {
 func cleanDetail(d *protocol.ServerDetail) {
 	cleanStatus(&d.ServerStatus)
 	d.Stderr, d.ServerLog, d.URL, d.Command = text(d.Stderr), text(d.ServerLog), uncut(d.URL), line(d.Command)
+	if n := d.Environment; n != nil {
+		d.Environment = &protocol.EnvironmentNames{Base: cleanLines(n.Base), Env: cleanLines(n.Env), EnvVars: cleanLines(n.EnvVars), Unset: cleanLines(n.Unset)}
+	}
 	for i := range d.ToolList {
 		cleanTool(&d.ToolList[i])
 	}

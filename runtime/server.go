@@ -311,6 +311,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		Command:          cfg.Command,
 		Args:             cfg.Args,
 		Env:              cfg.Env,
+		EnvVars:          cfg.EnvVars,
 		Dir:              cfg.Cwd,
 		ProtocolVersion:  version,
 		OAuthHandler:     oauthHandler(oauth),

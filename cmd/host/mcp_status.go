@@ -114,6 +114,7 @@ func (c *cli) get(args []string) int {
 			d.Auth = &protocol.AuthStatus{Storage: c.storage(st)}
 		}
 		setTarget(e.Config, &d.URL, &d.Command)
+		d.Environment = serve.EnvironmentNames(e.Config)
 		if st.State == runtime.StateReady {
 			if tools, err := m.Tools(e.ID); err == nil {
 				for _, t := range tools {
@@ -141,7 +142,16 @@ func (c *cli) get(args []string) int {
 	line("enabled", fmt.Sprint(st.Enabled))
 	line("target", describeTarget(e.Config))
 	line("headers", strings.Join(keys(e.Config.Headers), ", "))
-	line("env", strings.Join(keys(e.Config.Env), ", "))
+	if n := serve.EnvironmentNames(e.Config); n != nil {
+		// Names only, never values: what the server gets of the
+		// environment (not the host's whole one).
+		line("env (base)", strings.Join(n.Base, ", "))
+		line("env", strings.Join(n.Env, ", "))
+		line("env_vars", strings.Join(n.EnvVars, ", "))
+		line("env_vars unset", strings.Join(n.Unset, ", "))
+	} else {
+		line("env", strings.Join(keys(e.Config.Env), ", "))
+	}
 	if st.ServerName != "" {
 		line("server", st.ServerName+" "+st.ServerVersion)
 	}

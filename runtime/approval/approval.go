@@ -29,7 +29,10 @@ type Definition struct {
 	Args      []string          `json:"args,omitempty"`
 	Cwd       string            `json:"cwd,omitempty"`
 	Env       map[string]string `json:"env,omitempty"`
-	URL       string            `json:"url,omitempty"`
+	// EnvVars are the names of the host's variables the server gets
+	// (env_vars): a project that names GITHUB_TOKEN there asks again.
+	EnvVars []string `json:"env_vars,omitempty"`
+	URL     string   `json:"url,omitempty"`
 	// Headers are the header names only: values are secrets more often
 	// than not and do not change where a request goes.
 	Headers []string `json:"headers,omitempty"`
@@ -44,6 +47,10 @@ func (d Definition) canonical() Definition {
 		c.Headers[i] = strings.ToLower(h)
 	}
 	sort.Strings(c.Headers)
+	if len(d.EnvVars) > 0 {
+		c.EnvVars = append([]string(nil), d.EnvVars...)
+		sort.Strings(c.EnvVars)
+	}
 	return c
 }
 
@@ -86,6 +93,9 @@ func (d Definition) Summary() []string {
 			parts[i] = k + "=" + d.Env[k]
 		}
 		add("env", strings.Join(parts, " "))
+	}
+	if len(d.EnvVars) > 0 {
+		add("env_vars", strings.Join(d.canonical().EnvVars, ", "))
 	}
 	add("url", d.URL)
 	if len(d.Headers) > 0 {

@@ -31,6 +31,7 @@ func TestDigestPinsWhatRuns(t *testing.T) {
 		"cwd":       func(d *Definition) { d.Cwd = "/tmp" },
 		"env value": func(d *Definition) { d.Env = map[string]string{"TOKEN": "${GH_TOKEN}", "MODE": "y"} },
 		"env name":  func(d *Definition) { d.Env = map[string]string{"TOKEN": "${GH_TOKEN}", "LD_PRELOAD": "x"} },
+		"env_vars":  func(d *Definition) { d.EnvVars = []string{"GITHUB_TOKEN"} },
 		"url":       func(d *Definition) { d.URL = "https://evil.example" },
 		"header":    func(d *Definition) { d.Headers = append(d.Headers, "Cookie") },
 		"transport": func(d *Definition) { d.Transport = "http" },

@@ -7,8 +7,9 @@ import (
 )
 
 // Definition returns what an approval of the entry is pinned to: its
-// transport, command, args, cwd, environment, URL and header names, as
-// the file wrote them (${VAR} unexpanded, so no secret is hashed or shown).
+// transport, command, args, cwd, environment (env and env_vars), URL and
+// header names, as the file wrote them (${VAR} unexpanded, so no secret is
+// hashed or shown).
 func (e *ServerEntry) Definition() approval.Definition {
 	c := &e.Config
 	d := approval.Definition{
@@ -24,6 +25,7 @@ func (e *ServerEntry) Definition() approval.Definition {
 			d.Env[k] = v
 		}
 	}
+	d.EnvVars = append([]string(nil), c.EnvVars...)
 	for k := range c.Headers {
 		d.Headers = append(d.Headers, k)
 	}

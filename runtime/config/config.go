@@ -36,10 +36,18 @@ type ServerConfig struct {
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 
-	Command string            `json:"command,omitempty"`
-	Args    []string          `json:"args,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	// Env sets variables for a stdio server. The server does not get the
+	// host's whole environment, only a base set (PATH, HOME, the locale,
+	// the temp directory, and on Windows what processes need to start),
+	// Env, and the host's variables EnvVars names.
+	Env map[string]string `json:"env,omitempty"`
+	// EnvVars names variables of the host's environment a stdio server
+	// gets as they are (passthrough by name, such as "GITHUB_TOKEN"); a
+	// name the environment lacks is left out.
+	EnvVars []string `json:"env_vars,omitempty"`
 
 	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
 	// TaskTimeoutMS bounds a tool call the server runs as a task (SEP-2663),
@@ -214,6 +222,14 @@ func (c *ServerConfig) Validate() error {
 			return bad("headers", "invalid header name %q", k)
 		}
 	}
+	if len(c.EnvVars) > 0 && c.TransportName() != "stdio" {
+		return bad("env_vars", "not used by transport %q", c.TransportName())
+	}
+	for _, name := range c.EnvVars {
+		if err := checkEnvName(name); err != nil {
+			return bad("env_vars", "%v", err)
+		}
+	}
 	if c.RequestTimeoutMS < 0 {
 		return bad("request_timeout_ms", "must not be negative")
 	}
@@ -275,6 +291,31 @@ func (c *ServerConfig) Validate() error {
 			if u, err := url.Parse(v); err != nil || u.Scheme == "" || u.Host == "" {
 				return bad(field, "must be an absolute URL, got %q", v)
 			}
+		}
+	}
+	return nil
+}
+
+// checkEnvName reports why name cannot be an environment variable's name
+// in env_vars: empty, "=" (which ends a name), or a space or control
+// character (not a name any shell or program writes), or ${...} (names are
+// passed as written, never expanded).
+func checkEnvName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty variable name")
+	case len(name) > 256:
+		return fmt.Errorf("variable name %.32q… is longer than 256 bytes", name)
+	case strings.Contains(name, "="):
+		// The part after "=" may be a secret pasted by mistake: not shown.
+		before, _, _ := strings.Cut(name, "=")
+		return fmt.Errorf("invalid variable name %q followed by '=': list names only; a value goes in \"env\"", before)
+	case strings.Contains(name, "$"):
+		return fmt.Errorf("invalid variable name %q: list names as they are, not ${VAR}", name)
+	}
+	for _, r := range name {
+		if r <= ' ' || r == 0x7f || r > '~' {
+			return fmt.Errorf("invalid variable name %q: use printable ASCII without spaces", name)
 		}
 	}
 	return nil

@@ -74,7 +74,13 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"bad id!": {"command": "x"},
 		"grant": {"url": "https://x.example", "oauth": {"grant": "magic"}},
 		"ent": {"url": "https://x.example", "oauth": {"grant": "enterprise", "client_id": "c", "id_token_file": "/id.jwt"}},
-		"wif": {"url": "https://x.example", "oauth": {"grant": "jwt_bearer"}}}}}`)
+		"wif": {"url": "https://x.example", "oauth": {"grant": "jwt_bearer"}},
+		"passes": {"command": "x", "env_vars": ["GITHUB_TOKEN", "ProgramFiles(x86)", "LC_ALL"]},
+		"envval": {"command": "x", "env_vars": ["GITHUB_TOKEN=ghp_x"]},
+		"envexp": {"command": "x", "env_vars": ["${TOKEN}"]},
+		"envsp": {"command": "x", "env_vars": ["MY VAR"]},
+		"envnone": {"command": "x", "env_vars": [""]},
+		"envhttp": {"url": "https://x.example", "env_vars": ["HOME"]}}}}`)
 	writeFile(t, project, "{\n  \"version\": 1,\n  \"mcp\": {\n    \"servers\": {,}\n  }\n}")
 	eff, err := Load(LoadOptions{GlobalPath: global, ProjectPath: project})
 	if err != nil {
@@ -83,8 +89,10 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 	if len(eff.Errors) != 1 || !strings.Contains(eff.Errors[0].Error(), project+":4:") {
 		t.Errorf("file errors = %v, want the project file with line 4", eff.Errors)
 	}
-	if e := entryByID(t, eff, "ok"); e.Err != nil {
-		t.Errorf("ok: %v", e.Err)
+	for _, id := range []string{"ok", "passes"} {
+		if e := entryByID(t, eff, id); e.Err != nil {
+			t.Errorf("%s: %v", id, e.Err)
+		}
 	}
 	for id, want := range map[string]string{
 		"typo":     `field "heders": unknown field`,
@@ -96,10 +104,18 @@ func TestLoadBadEntriesAndFiles(t *testing.T) {
 		"grant":    `field "oauth.grant"`,
 		"ent":      `field "oauth.idp_issuer": is required with oauth.grant "enterprise" (or set oauth.idp_token_url)`,
 		"wif":      `field "oauth.assertion_file": is required with oauth.grant "jwt_bearer" (or set oauth.assertion_env)`,
+		"envval":   `field "env_vars": invalid variable name "GITHUB_TOKEN" followed by '='`,
+		"envexp":   `field "env_vars": invalid variable name "${TOKEN}"`,
+		"envsp":    `field "env_vars": invalid variable name "MY VAR"`,
+		"envnone":  `field "env_vars": empty variable name`,
+		"envhttp":  `field "env_vars": not used by transport "http"`,
 	} {
 		e := entryByID(t, eff, id)
 		if e.Err == nil || !strings.Contains(e.Err.Error(), want) || !strings.Contains(e.Err.Error(), global) || !strings.Contains(e.Err.Error(), `"`+id+`"`) {
 			t.Errorf("%s: err = %v, want file, id and %q", id, e.Err, want)
+		}
+		if e.Err != nil && strings.Contains(e.Err.Error(), "ghp_x") {
+			t.Errorf("%s: the error shows the value written into env_vars: %v", id, e.Err)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package process
 
 import (
+	"os"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -166,6 +168,12 @@ func NamesFor(goos string, host []string, env map[string]string, envVars []strin
 		n.Base = []string{}
 	}
 	return n
+}
+
+// HostNames says which variables a server with env and envVars gets when
+// this host process starts it now (see [NamesFor]).
+func HostNames(env map[string]string, envVars []string) Names {
+	return NamesFor(runtime.GOOS, os.Environ(), env, envVars)
 }
 
 // All returns every name the server gets, sorted.

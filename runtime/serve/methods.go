@@ -124,6 +124,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 	switch e.Config.TransportName() {
 	case "stdio":
 		d.Command = strings.Join(append([]string{e.Config.Command}, e.Config.Args...), " ")
+		d.Environment = EnvironmentNames(e.Config)
 	default:
 		d.URL = e.Config.URL
 	}

@@ -2,10 +2,12 @@ package serve_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -90,7 +92,8 @@ func TestServeAnswersFromConfig(t *testing.T) {
 	global := filepath.Join(dir, "config.json")
 	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":{
 		"broken":{"transport":"http"},
-		"off":{"transport":"stdio","command":"does-not-matter","enabled":false}}}}`), 0o600); err != nil {
+		"off":{"transport":"stdio","command":"does-not-matter","enabled":false,
+			"env":{"MODE":"x"},"env_vars":["SERVE_TEST_WANTED","SERVE_TEST_UNSET"]}}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	rt, done, serveErr := start(t, serve.ServeOptions{Config: config.LoadOptions{GlobalPath: global}, WatchInterval: -1, Version: "test"})
@@ -118,6 +121,21 @@ func TestServeAnswersFromConfig(t *testing.T) {
 		t.Errorf("states = %v, want broken=error off=disabled", states)
 	}
 
+	// mcp.get names the variables a stdio server gets, never a value, and
+	// none of the host's others.
+	t.Setenv("SERVE_TEST_WANTED", "wanted-value")
+	t.Setenv("OPENAI_API_KEY", "sk-serve-test")
+	off, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := off.Server.Environment; n == nil || !slices.Contains(n.Base, "PATH") || !slices.Equal(n.Env, []string{"MODE"}) ||
+		!slices.Equal(n.EnvVars, []string{"SERVE_TEST_WANTED"}) || !slices.Equal(n.Unset, []string{"SERVE_TEST_UNSET"}) {
+		t.Errorf("mcp.get off: environment = %+v, want base with PATH, env MODE, env_vars SERVE_TEST_WANTED, unset SERVE_TEST_UNSET", n)
+	}
+	if b, _ := json.Marshal(off); strings.Contains(string(b), "wanted-value") || strings.Contains(string(b), "OPENAI_API_KEY") {
+		t.Errorf("mcp.get off shows a value or a withheld name: %s", b)
+	}
 	if _, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "nope"}); code(err) != protocol.CodeUnknownServer {
 		t.Errorf("mcp.get nope: err = %v, want code %d", err, protocol.CodeUnknownServer)
 	}

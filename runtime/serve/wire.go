@@ -7,10 +7,23 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// EnvironmentNames says which environment variables the stdio server cfg
+// describes gets when this process starts it (names only; nil for other
+// transports).
+func EnvironmentNames(cfg config.ServerConfig) *protocol.EnvironmentNames {
+	if cfg.TransportName() != "stdio" {
+		return nil
+	}
+	n := process.HostNames(cfg.Env, cfg.EnvVars)
+	return &protocol.EnvironmentNames{Base: n.Base, Env: n.Env, EnvVars: n.EnvVars, Unset: n.Unset}
+}
 
 // Status is a manager status in the protocol's form, with every string as
 // the runtime has it. host serve strips the server's own words on top of
