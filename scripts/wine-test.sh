@@ -44,7 +44,7 @@ go run ./scripts/winebcrypt "$dll"
 # Windows; the rest assume unix processes (sh, /proc) or are covered on
 # Linux.
 process_tests='^(TestLookPath|TestEnvValue|TestBatchCommand|TestIsBatch|TestPrepare|TestEnviron|TestNamesFor|TestStart)'
-session_tests='^(TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|TestStdioEnvDirAndStderr|TestStdioCrashIsReported|TestStdioBannerOnStdout|TestStdioRequestIDs|TestCallOverHTTPAndStdio|TestLineFilter)'
+session_tests='^(TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|TestStdioEnvDirAndStderr|TestStdioCrashIsReported|TestStdioBannerOnStdout|TestStdioRequestIDs|TestStdioEnvironmentIsAllowlisted|TestCallOverHTTPAndStdio|TestLineFilter)'
 
 # The Credential Manager test writes to the vault: here, the prefix's.
 export MCP_HOST_TEST_WINCRED=1

@@ -191,3 +191,40 @@ func TestStdioStartFailureShowsStderr(t *testing.T) {
 		t.Fatalf("err = %v, want the server's stderr in the error", err)
 	}
 }
+
+// TestStdioEnvironmentIsAllowlisted: the server gets its env and the
+// host's variables env_vars names, not the rest of the host's environment.
+func TestStdioEnvironmentIsAllowlisted(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-session-test")
+	t.Setenv("SESSION_TEST_WANTED", "passed")
+	o := stdioOptions(t, map[string]string{"GREETING": "hello"})
+	o.EnvVars = []string{"SESSION_TEST_WANTED"}
+	s := connect(t, o)
+	for name, want := range map[string]string{"OPENAI_API_KEY": "", "SESSION_TEST_WANTED": "passed", "GREETING": "hello", "PATH": os.Getenv("PATH")} {
+		res, err := s.CallTool(context.Background(), "getenv", map[string]any{"name": name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := strings.Cut(textOf(t, res), "|"); got != want {
+			t.Errorf("the server's %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestStdioEarlyExitHintsAtEnvVars: a server that exits because a
+// variable of the host's is missing fails with its stderr and a hint that
+// names the variables it got and env_vars.
+func TestStdioEarlyExitHintsAtEnvVars(t *testing.T) {
+	t.Setenv("SESSION_HINT_TOKEN", "x")
+	o := session.Options{ID: "needy", Command: "sh", Args: []string{"-c", `test -n "$SESSION_HINT_TOKEN" || { echo SESSION_HINT_TOKEN is not set >&2; exit 2; }`}}
+	_, err := session.Connect(context.Background(), o)
+	if err == nil {
+		t.Fatal("connected to a server that exits")
+	}
+	t.Log(err)
+	for _, want := range []string{`server "needy"`, "SESSION_HINT_TOKEN is not set", "only these environment variables", "PATH", `"env_vars"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}
