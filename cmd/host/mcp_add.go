@@ -15,7 +15,7 @@ func (c *cli) add(args []string) int {
 	flagArgs, command := splitCommand(args)
 	fs := newFlagSet("add", c.stderr)
 	var (
-		headers, cmdArgs, env, include, exclude multiFlag
+		headers, cmdArgs, env, envVars, include, exclude multiFlag
 		cfg                                     config.ServerConfig
 		scope                                   string
 		replace                                 = fs.Bool("replace", false, "replace an existing server of the same id")
@@ -34,6 +34,7 @@ func (c *cli) add(args []string) int {
 	for _, n := range []string{"env", "e"} {
 		fs.Var(&env, n, "environment variable K=V for the command (repeatable)")
 	}
+	fs.Var(&envVars, "env-var", "name of a variable of the host's environment the command gets too (repeatable; it gets only a base set otherwise)")
 	fs.StringVar(&cfg.URL, "url", "", "MCP endpoint URL (http, sse)")
 	fs.StringVar(&cfg.Command, "command", "", "command to run (stdio); or give it after --")
 	fs.Var(&cmdArgs, "arg", "argument for the command (repeatable)")
@@ -84,7 +85,7 @@ func (c *cli) add(args []string) int {
 	if cfg.Env, err = keyValues("env", env); err != nil {
 		return c.failf(exitUsage, "add %s: %v", id, err)
 	}
-	cfg.Args, cfg.IncludeTools, cfg.ExcludeTools = cmdArgs, include, exclude
+	cfg.Args, cfg.IncludeTools, cfg.ExcludeTools, cfg.EnvVars = cmdArgs, include, exclude, envVars
 	if *disabled {
 		f := false
 		cfg.Enabled = &f
