@@ -166,6 +166,9 @@ func TestCLIConfigErrors(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "imported 2") {
 		t.Fatalf("import: code %d\n%s%s", code, out, errOut)
 	}
+	if !strings.Contains(out, `"env_vars"`) {
+		t.Errorf("import of a stdio server does not say how to pass environment variables:\n%s", out)
+	}
 	out, _, _ = h.run(t, nil, "mcp", "list", "--scope", "project")
 	if !strings.Contains(out, "files") || !strings.Contains(out, "remote-api") {
 		t.Errorf("imported servers not listed:\n%s", out)

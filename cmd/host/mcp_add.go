@@ -16,11 +16,11 @@ func (c *cli) add(args []string) int {
 	fs := newFlagSet("add", c.stderr)
 	var (
 		headers, cmdArgs, env, envVars, include, exclude multiFlag
-		cfg                                     config.ServerConfig
-		scope                                   string
-		replace                                 = fs.Bool("replace", false, "replace an existing server of the same id")
-		disabled                                = fs.Bool("disabled", false, "add the server turned off")
-		oauth                                   config.OAuthConfig
+		cfg                                              config.ServerConfig
+		scope                                            string
+		replace                                          = fs.Bool("replace", false, "replace an existing server of the same id")
+		disabled                                         = fs.Bool("disabled", false, "add the server turned off")
+		oauth                                            config.OAuthConfig
 	)
 	for _, n := range []string{"scope", "s"} {
 		fs.StringVar(&scope, n, "global", "where to write: project or global")

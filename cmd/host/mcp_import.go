@@ -70,6 +70,7 @@ func importInto(w *strings.Builder, f *config.File, imported []config.ImportedSe
 	code := exitOK
 	var added int
 	var vars []string
+	stdio := false
 	for _, s := range imported {
 		if s.Err != nil {
 			fmt.Fprintf(w, "%s\n", message("skipped %q: %v", s.Name, s.Err))
@@ -84,6 +85,7 @@ func importInto(w *strings.Builder, f *config.File, imported []config.ImportedSe
 		cfg := s.Config
 		f.MCP.Servers[s.ID] = &cfg
 		added++
+		stdio = stdio || cfg.TransportName() == "stdio"
 		verb := "added"
 		if exists {
 			verb = "replaced"
@@ -104,6 +106,11 @@ func importInto(w *strings.Builder, f *config.File, imported []config.ImportedSe
 	fmt.Fprintf(w, "imported %d of %d servers from %s into %s\n", added, len(imported), src, dest)
 	if len(vars) > 0 {
 		fmt.Fprintf(w, "Set these environment variables where host runs (their values from %s were not copied):\n%s\n", src, strings.Join(vars, "\n"))
+	}
+	if stdio {
+		// The source client may have handed its whole environment on.
+		fmt.Fprintln(w, `Local (stdio) servers get only a base environment (PATH, HOME, ...), their "env" and the variables named in their "env_vars": `+
+			`if one read a variable of your shell's, add "env_vars": ["NAME"] to it (host mcp get <id> shows the names it gets)`)
 	}
 	return code
 }
