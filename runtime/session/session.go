@@ -236,6 +236,12 @@ func (s *Session) watch(cs *mcp.ClientSession, gen int) {
 		err = rerr
 	}
 	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		p.awaitExit()
+	}
+	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing || gen != s.gen || s.lostErr != nil {
 		return

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,6 +85,19 @@ func (p *stdioProcess) reply(msg []byte) {
 // shutdown cancels the requests in flight and ends the process tree (see
 // [process.Process.Shutdown]).
 func (p *stdioProcess) shutdown() error { return p.Shutdown(p.cancelCalls) }
+
+// exitReapWait bounds how long a lost stdio session waits for its process
+// to be reaped before it reports the loss.
+const exitReapWait = 500 * time.Millisecond
+
+// awaitExit gives a process whose pipe closed a moment to be reaped, so
+// that the loss can say how it ended (and hint at env_vars).
+func (p *stdioProcess) awaitExit() {
+	select {
+	case <-p.Exited():
+	case <-time.After(exitReapWait):
+	}
+}
 
 // withTail adds the server's stderr tail to err and, when the process has
 // exited, a hint that names the environment variables it got: a server

@@ -161,8 +161,9 @@ func TestStdioCrashIsReportedWithStderr(t *testing.T) {
 		t.Fatal("session not marked lost after the process died")
 	}
 	lost := s.Err()
-	if lost == nil || !strings.Contains(lost.Error(), "crashing on purpose") || !strings.Contains(lost.Error(), `server "local"`) {
-		t.Errorf("Err() = %v, want the stderr tail and the server id", lost)
+	if lost == nil || !strings.Contains(lost.Error(), "crashing on purpose") || !strings.Contains(lost.Error(), `server "local"`) ||
+		!strings.Contains(lost.Error(), `"env_vars"`) {
+		t.Errorf("Err() = %v, want the stderr tail, the server id and the env_vars hint", lost)
 	}
 	if _, err := s.CallTool(context.Background(), "getenv", nil); err == nil {
 		t.Error("call on a lost session succeeded")
