@@ -242,3 +242,33 @@ func TestFetchListedUIMeta(t *testing.T) {
 		t.Errorf("no meta anywhere: %+v, %v", res, err)
 	}
 }
+
+// A UI resource refused for its size is read once, however often and
+// however concurrently its app is opened: the Cache shares the read and
+// its Fetcher remembers the refusal (it does not for other failures, see
+// TestCache).
+func TestCacheRemembersASizeRefusal(t *testing.T) {
+	var c Cache
+	r := html(ref.URI, MIMEType, strings.Repeat("a", DefaultMaxBytes+1), nil)
+	r.gate = make(chan struct{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Get(context.Background(), r, ref); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), `server "srv"`) {
+				t.Errorf("err = %v, want ErrTooLarge", err)
+			}
+		}()
+	}
+	close(r.gate)
+	wg.Wait()
+	for range 10 {
+		if _, err := c.Get(context.Background(), r, ref); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("err = %v, want ErrTooLarge", err)
+		}
+	}
+	if n := r.reads.Load(); n != 1 {
+		t.Errorf("%d reads of a refused resource, want 1", n)
+	}
+}

@@ -3,6 +3,8 @@ package apps
 import (
 	"context"
 	"sync"
+
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 )
 
 // DefaultCacheBytes bounds the HTML a Cache keeps in total.
@@ -11,13 +13,18 @@ const DefaultCacheBytes = 32 << 20
 // A Cache keeps checked UI resources per server connection: a resource is
 // read once per connection (concurrent readers share the read), and read
 // again after the server reconnected. Failures are not kept: the next Get
-// tries again. The oldest entries go when the total HTML would pass its
-// bound.
+// tries again, but a resource refused for its size is refused from the
+// Fetcher's memory for a while, without a read. The oldest entries go when
+// the total HTML would pass its bound.
 type Cache struct {
 	// MaxBytes bounds one resource (DefaultMaxBytes when <= 0);
 	// TotalBytes bounds the cache (DefaultCacheBytes when <= 0).
 	MaxBytes   int
 	TotalBytes int
+	// Fetcher reads the resources (a Fetcher of the Cache's own when nil).
+	Fetcher *hostfetch.Fetcher
+
+	own hostfetch.Fetcher
 
 	mu      sync.Mutex
 	entries map[cacheKey]*cacheEntry
@@ -55,7 +62,7 @@ func (c *Cache) Get(ctx context.Context, src Reader, ref Ref) (*Resource, error)
 		c.entries[k] = e
 		c.order = append(c.order, k)
 		c.mu.Unlock()
-		e.res, e.err = Fetch(ctx, src, ref, c.MaxBytes)
+		e.res, e.err = fetch(ctx, c.fetcher(), src, ref, c.MaxBytes)
 		close(e.ready)
 		c.mu.Lock()
 		if c.entries[k] == e {
@@ -79,9 +86,21 @@ func (c *Cache) Get(ctx context.Context, src Reader, ref Ref) (*Resource, error)
 	if e.err != nil {
 		// Another caller's read failed (perhaps its context ended): read
 		// afresh rather than share its failure.
-		return Fetch(ctx, src, ref, c.MaxBytes)
+		return fetch(ctx, c.fetcher(), src, ref, c.MaxBytes)
 	}
 	return e.res, nil
+}
+
+// SharedFetcher returns the Fetcher the Cache reads through, for the
+// host's other reads of the same servers (an app's reads of other
+// resources), so that they share its reads and its memory of refusals.
+func (c *Cache) SharedFetcher() *hostfetch.Fetcher { return c.fetcher() }
+
+func (c *Cache) fetcher() *hostfetch.Fetcher {
+	if c.Fetcher != nil {
+		return c.Fetcher
+	}
+	return &c.own
 }
 
 // Forget drops every resource of server (it was removed or reconnected).

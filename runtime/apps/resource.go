@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,8 +95,15 @@ type Reader interface {
 
 // Fetch reads the UI resource ref.URI with r and checks it: a ui:// URI,
 // one content of MIME type text/html;profile=mcp-app, at most max bytes
-// of HTML (max <= 0 means DefaultMaxBytes), valid UTF-8.
+// of HTML (max <= 0 means DefaultMaxBytes), valid UTF-8. The read is
+// bounded while it is read (hostfetch.Read); a Cache's reads are also
+// shared and their refusals remembered.
 func Fetch(ctx context.Context, r Reader, ref Ref, max int) (*Resource, error) {
+	return fetch(ctx, nil, r, ref, max)
+}
+
+// fetch is Fetch, reading through f when it is not nil.
+func fetch(ctx context.Context, f *hostfetch.Fetcher, r Reader, ref Ref, max int) (*Resource, error) {
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
@@ -105,7 +113,16 @@ func Fetch(ctx context.Context, r Reader, ref Ref, max int) (*Resource, error) {
 	if !IsUIURI(ref.URI) {
 		return nil, fail(ErrNotUI, "the URI is not a ui:// URI; refused")
 	}
-	res, err := r.ReadResource(ctx, ref.URI)
+	var res *mcp.ReadResourceResult
+	var err error
+	if f != nil {
+		res, err = f.Read(ctx, ref.Server, r, ref.URI, max)
+	} else {
+		res, err = hostfetch.Read(ctx, r, ref.URI, max)
+	}
+	if errors.Is(err, hostfetch.ErrTooLarge) {
+		return nil, &ResourceError{Ref: ref, Err: errors.Join(ErrTooLarge, err), Detail: err.Error()}
+	}
 	if err != nil {
 		return nil, &ResourceError{Ref: ref, Err: err, Detail: "read failed: " + err.Error()}
 	}

@@ -95,21 +95,16 @@ func (s *service) AppReadResource(ctx context.Context, p *protocol.AppReadResour
 	if err := s.gateResourceRead(ctx, in, p.URI); err != nil {
 		return nil, err
 	}
-	res, err := sess.ReadResource(ctx, p.URI)
+	// Bounded while read, shared, a refusal remembered (hostfetch).
+	res, err := s.apps.cache.SharedFetcher().Read(ctx, in.Server, sess, p.URI, apps.DefaultMaxBytes)
 	if err != nil {
-		return nil, protocol.NewError(protocol.CodeFailed, data, "server %q: resource %q: %v", in.Server, termsafe.Line(p.URI), err)
+		return nil, protocol.NewError(protocol.CodeFailed, data, "app resource read: %v", err)
 	}
 	out := &protocol.AppReadResourceResult{Contents: []protocol.AppResourceContents{}}
-	total := 0
 	for _, c := range res.Contents {
-		if c == nil {
-			continue
+		if c != nil {
+			out.Contents = append(out.Contents, protocol.AppResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Blob})
 		}
-		total += len(c.Text) + len(c.Blob)
-		if total > apps.DefaultMaxBytes {
-			return nil, protocol.NewError(protocol.CodeFailed, data, "server %q: resource %q is over the bound of %d bytes; refused", in.Server, termsafe.Line(p.URI), apps.DefaultMaxBytes)
-		}
-		out.Contents = append(out.Contents, protocol.AppResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Blob})
 	}
 	return out, nil
 }

@@ -66,7 +66,7 @@ func FuzzSSEGuard(f *testing.F) {
 		}
 		req, _ := http.NewRequest(method, "http://h.example/mcp", body)
 		g := fuzzGuard(max, legacy)
-		out, err := io.ReadAll(g.newSSEGuard(req, io.NopCloser(bytes.NewReader(stream)), callID(req), nil))
+		out, err := io.ReadAll(g.newSSEGuard(req, io.NopCloser(bytes.NewReader(stream)), callID(req), nil, g.max))
 		if err != nil {
 			if _, ok := err.(*crossOriginError); !ok || !legacy {
 				t.Fatalf("read error %v", err)

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -55,7 +56,7 @@ func markMadeUp(err error) error {
 	}
 	switch rpc.Code {
 	case CodeResponseTooLarge:
-		return &madeUp{ErrResponseTooLarge, rpc}
+		return &madeUp{errors.Join(ErrResponseTooLarge, hostfetch.ErrTooLarge), rpc}
 	case CodeWrongAnswer:
 		return &madeUp{ErrWrongAnswer, rpc}
 	}
@@ -78,9 +79,23 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// tooLarge is the message of a stand-in answer for an oversized one.
-func (g *guardRoundTripper) tooLarge(what string) string {
+// tooLargeFor is the message of a stand-in answer for an oversized one,
+// read with cap max (see capFor).
+func (g *guardRoundTripper) tooLargeFor(what string, max int) string {
+	if max < g.max {
+		return fmt.Sprintf("%s exceeds the answer cap of %s of this read and was discarded, its rest unread", what, sizeText(max))
+	}
 	return fmt.Sprintf("%s exceeds the response cap of %s (max_response_bytes) and was discarded", what, sizeText(g.max))
+}
+
+// capFor returns the cap of the answer to req: the session's response cap,
+// or the smaller answer cap the request's context carries (a bounded read
+// of the host's own, see hostfetch.WithAnswerCap).
+func (g *guardRoundTripper) capFor(req *http.Request) int {
+	if c := hostfetch.AnswerCap(req.Context()); c > 0 && c < g.max {
+		return c
+	}
+	return g.max
 }
 
 // wrapBody bounds what the session will read of resp, after Go's transport
@@ -97,22 +112,23 @@ func (g *guardRoundTripper) wrapBody(req *http.Request, resp *http.Response, id 
 		resp.Body = &limitedBody{src: resp.Body, left: errorBodyBytes}
 		return
 	}
+	max := g.capFor(req)
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "text/event-stream":
-		resp.Body = g.newSSEGuard(req, resp.Body, id, x)
+		resp.Body = g.newSSEGuard(req, resp.Body, id, x, max)
 		return
 	case "application/json":
 		if id != nil {
-			ja := &jsonAnswer{g: g, src: resp.Body, callID: id, length: resp.ContentLength, lean: listCaptureFrom(req.Context())}
-			if resp.ContentLength > int64(g.max) {
-				ja.replace(CodeResponseTooLarge, g.tooLarge("the answer"))
+			ja := &jsonAnswer{g: g, max: max, src: resp.Body, callID: id, length: resp.ContentLength, lean: listCaptureFrom(req.Context())}
+			if resp.ContentLength > int64(max) {
+				ja.replace(CodeResponseTooLarge, g.tooLargeFor("the answer", max))
 			}
 			resp.Body = ja
 			return
 		}
 	}
-	resp.Body = &limitedBody{src: resp.Body, left: g.max, err: fmt.Errorf("server %q: %s", g.id, g.tooLarge("the answer"))}
+	resp.Body = &limitedBody{src: resp.Body, left: max, err: fmt.Errorf("server %q: %s", g.id, g.tooLargeFor("the answer", max))}
 }
 
 // callID returns the raw id of the JSON-RPC request req carries, or nil if
@@ -173,6 +189,7 @@ func (l *limitedBody) Close() error { return l.src.Close() }
 // request, so the call fails at once and the session stays usable.
 type jsonAnswer struct {
 	g      *guardRoundTripper
+	max    int // the answer's cap (guardRoundTripper.capFor)
 	src    io.ReadCloser
 	callID []byte
 	length int64        // Content-Length, -1 if unknown
@@ -216,9 +233,9 @@ func (j *jsonAnswer) fill() {
 	j.filled = true
 	var sc idScanner
 	total, size := 0, 2<<10
-	if j.length >= 0 && j.length < int64(j.g.max) {
+	if j.length >= 0 && j.length < int64(j.max) {
 		size = int(j.length) + 1 // one more to see the end at once
-	} else if n := j.lean.bufferFor(j.g.max); n > 0 {
+	} else if n := j.lean.bufferFor(j.max); n > 0 {
 		size = n
 	}
 	for {
@@ -226,8 +243,8 @@ func (j *jsonAnswer) fill() {
 		n, err := io.ReadFull(j.src, buf)
 		if n > 0 {
 			total += n
-			if total > j.g.max {
-				j.replace(CodeResponseTooLarge, j.g.tooLarge("the answer"))
+			if total > j.max {
+				j.replace(CodeResponseTooLarge, j.g.tooLargeFor("the answer", j.max))
 				return
 			}
 			sc.Write(buf[:n])

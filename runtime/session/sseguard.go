@@ -27,6 +27,7 @@ import (
 //   - a legacy stream's endpoint event must name the server's own origin.
 type sseGuard struct {
 	g      *guardRoundTripper
+	max    int // an event's cap (guardRoundTripper.capFor)
 	src    io.ReadCloser
 	br     *bufio.Reader
 	req    *http.Request
@@ -65,7 +66,7 @@ var callStreamReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(n
 // errReadAfterClose is what a closed event stream answers.
 var errReadAfterClose = errors.New("read on a closed event stream")
 
-func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, id []byte, x *exchange) *sseGuard {
+func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, id []byte, x *exchange, max int) *sseGuard {
 	var br *bufio.Reader
 	if id != nil {
 		br = callStreamReaders.Get().(*bufio.Reader)
@@ -75,6 +76,7 @@ func (g *guardRoundTripper) newSSEGuard(req *http.Request, body io.ReadCloser, i
 	}
 	return &sseGuard{
 		g:      g,
+		max:    max,
 		src:    body,
 		br:     br,
 		req:    req,
@@ -124,10 +126,10 @@ func (s *sseGuard) next() {
 	keep := true
 	for {
 		blank, err := s.line(ev, keep)
-		if keep && ev.size > s.g.max {
+		if keep && ev.size > s.max {
 			keep, ev.chunks = false, nil
 			if s.callID != nil {
-				s.answer(s.callID, CodeResponseTooLarge, s.g.tooLarge("an SSE event"))
+				s.answer(s.callID, CodeResponseTooLarge, s.g.tooLargeFor("an SSE event", s.max))
 				return
 			}
 			// Read on to the event's end to learn what it was.
@@ -154,9 +156,9 @@ func (s *sseGuard) line(ev *event, keep bool) (blank bool, err error) {
 		frag, err := s.br.ReadSlice('\n')
 		if len(frag) > 0 {
 			ev.size += len(frag)
-			if keep && ev.size <= s.g.max {
+			if keep && ev.size <= s.max {
 				if ev.chunks == nil && s.lean != nil {
-					if n := s.lean.bufferFor(s.g.max); n > 0 {
+					if n := s.lean.bufferFor(s.max); n > 0 {
 						ev.chunks = [][]byte{make([]byte, 0, n)}
 					}
 				}
@@ -179,6 +181,11 @@ func (s *sseGuard) line(ev *event, keep bool) (blank bool, err error) {
 					ev.name = append(ev.name, value[:min(len(value), 64-len(ev.name))]...)
 				}
 			}
+		}
+		if s.callID != nil && ev.size > s.max {
+			// A call's stream ends with the answer next() makes up: the
+			// rest of the event is not read.
+			return false, nil
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -245,11 +252,11 @@ func (s *sseGuard) decide(ev *event, kept bool) {
 	isAnswer := !ids.hasMethod && ids.hasID
 	switch {
 	case !kept && isAnswer && valid:
-		s.answer(ids.id, CodeResponseTooLarge, s.g.tooLarge("an SSE event"))
+		s.answer(ids.id, CodeResponseTooLarge, s.g.tooLargeFor("an SSE event", s.max))
 	case !kept && isRequest && valid:
 		s.g.refuse(s.req, ids.id, CodeResponseTooLarge, "request exceeds the client's response cap (max_response_bytes)")
 	case !kept:
-		s.g.log.Warn("dropped an SSE event over the response cap", "server", s.g.id, "cap", sizeText(s.g.max))
+		s.g.log.Warn("dropped an SSE event over the response cap", "server", s.g.id, "cap", sizeText(s.max))
 	case isRequest && !valid:
 		s.g.log.Warn("refused a request whose id is not a string or an integer", "server", s.g.id)
 		s.g.refuse(s.req, ids.id, int64(jsonrpcInvalidRequest), "Invalid Request: an MCP request id must be a string or an integer")

@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 )
@@ -201,7 +202,11 @@ func readVerified(ctx context.Context, c Caller, e *Entry, uri string) (string, 
 	if !listed && string(e.RawResources) != `"dynamic"` && uri != e.URI {
 		return "", fmt.Errorf("skill %s: %s is not one of its files", e.URI, uri)
 	}
-	res, err := c.ReadResource(ctx, uri)
+	// Bounded while read: a file over MaxFileBytes is cut on the wire.
+	res, err := hostfetch.Read(ctx, c, uri, MaxFileBytes)
+	if errors.Is(err, hostfetch.ErrTooLarge) {
+		return "", fmt.Errorf("skill %s: %s: %w: %w", e.URI, uri, ErrVerification, err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("skill %s: read %s: %w", e.URI, uri, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,6 +20,7 @@ type fakeServer struct {
 	next  []string
 	files map[string]string
 	reads []string
+	caps  []int // the answer cap of each read's context
 }
 
 func (f *fakeServer) Call(_ context.Context, method string, params, result any) error {
@@ -34,8 +36,9 @@ func (f *fakeServer) Call(_ context.Context, method string, params, result any) 
 	return json.Unmarshal(b, result)
 }
 
-func (f *fakeServer) ReadResource(_ context.Context, uri string) (*mcp.ReadResourceResult, error) {
+func (f *fakeServer) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, error) {
 	f.reads = append(f.reads, uri)
+	f.caps = append(f.caps, hostfetch.AnswerCap(ctx))
 	text, ok := f.files[uri]
 	if !ok {
 		return nil, errors.New("no such resource")
@@ -98,6 +101,12 @@ func TestLoadVerifiedSkill(t *testing.T) {
 	}
 	if _, err := sk.Read(ctx, "skill://pdf/../../etc/passwd"); err == nil {
 		t.Error("read a file the listing does not name")
+	}
+	// Every read is bounded on the wire (hostfetch), not only checked after.
+	for i, c := range srv.caps {
+		if c != hostfetch.WireBytes(MaxFileBytes) {
+			t.Errorf("read %s had answer cap %d, want %d", srv.reads[i], c, hostfetch.WireBytes(MaxFileBytes))
+		}
 	}
 }
 
