@@ -224,7 +224,10 @@ func (s *Session) followTask(ctx context.Context, tool string, t *taskWire) (*mc
 			if tctx.Err() != nil {
 				return nil, ended()
 			}
-			return nil, fmt.Errorf("%s: %w", where, err)
+			// The host follows the task no further (its result refused
+			// over the cap, say): the server need not keep it.
+			s.cancelTask(t.TaskID)
+			return nil, fmt.Errorf("%s: %w; the task was cancelled", where, err)
 		}
 		if next.TaskID != t.TaskID {
 			s.cancelTask(t.TaskID)

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,24 @@ func TestTaskHostileServer(t *testing.T) {
 	s3 := connect(t, session.Options{Transport: session.TransportHTTP, URL: empty.url})
 	if _, err := s3.CallTool(context.Background(), "slow", nil); err == nil || !strings.Contains(err.Error(), "without a result") {
 		t.Errorf("completed without a result: %v", err)
+	}
+}
+
+// A task whose result the host refuses (its tasks/get answer is over the
+// response cap) is cancelled at the server: the host will not read it, so
+// the server need not keep it or keep working on it.
+func TestTaskResultOverTheCapIsCancelled(t *testing.T) {
+	ts := newTaskServer(t, 1)
+	ts.finish = map[string]any{"status": "completed", "result": map[string]any{
+		"content": []any{map[string]any{"type": "text", "text": strings.Repeat("x", 2<<20)}}}}
+	s := connect(t, session.Options{Transport: session.TransportHTTP, URL: ts.url, MaxResponseBytes: 1 << 20})
+	_, err := s.CallTool(context.Background(), "slow", nil)
+	if !errors.Is(err, session.ErrResponseTooLarge) || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("err = %v, want the cap's error saying the task was cancelled", err)
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if len(ts.cancelled) != 1 || ts.cancelled[0] != "task-1" {
+		t.Errorf("tasks/cancel received for %v, want [task-1]", ts.cancelled)
 	}
 }
