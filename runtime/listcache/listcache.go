@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -25,11 +24,15 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 )
 
 // MaxFileBytes bounds one cached catalog: a larger one is not kept (and a
 // larger file is not read).
 const MaxFileBytes = 64 << 20
+
+// MaxTTL bounds how long an entry is served, whatever its file says.
+const MaxTTL = 24 * time.Hour
 
 // Dir is a cache in one directory.
 type Dir struct {
@@ -80,6 +83,9 @@ func decodeTools(raws []json.RawMessage) ([]*mcp.Tool, error) {
 		if rest, err := fastjson.Parse(raw, t, fastjson.ZeroCopy); err != nil || len(rest) != 0 {
 			return nil, errors.Join(err, errors.New("data after the tool"))
 		}
+		if t.Name == "" {
+			return nil, fmt.Errorf("tool %d has no name", i)
+		}
 		t.InputSchema, t.OutputSchema = nil, nil
 		if len(*in) > 0 && string(*in) != "null" {
 			t.InputSchema = *in
@@ -113,56 +119,53 @@ func hashKey(key string) string {
 
 func (d *Dir) file(hash string) string { return filepath.Join(d.Path, hash[:32]+".json") }
 
-// Load returns the tools kept under key while they are fresh.
+// Load returns the tools kept under key while they are fresh. The file is
+// input like any other: one over MaxFileBytes, nested deeper than
+// statefile.MaxDepth, not for key, expiring further than MaxTTL away (no
+// host wrote that) or with a tool without a name is a miss; the file of
+// an expired or far-future entry is removed.
 func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
 	hash := hashKey(key)
-	raw, err := readBounded(d.file(hash))
+	tools, err := d.load(hash)
 	if err != nil {
-		return nil, false
-	}
-	// One pass over the file, whose bytes the tools' strings and schemas
-	// then point into (ZeroCopy): the file is read once and not copied.
-	var e stored
-	if rest, err := fastjson.Parse(raw, &e, fastjson.ZeroCopy); err != nil || len(bytes.TrimSpace(rest)) != 0 || e.Key != hash {
-		return nil, false
-	}
-	if !d.now().Before(e.ExpiresAt) {
-		_ = os.Remove(d.file(hash))
-		return nil, false
-	}
-	tools, err := decodeTools(e.Tools)
-	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			d.log().Debug("tools cache: miss", "error", err)
+		}
 		return nil, false
 	}
 	return tools, true
 }
 
-// readBounded reads the file at path whole, in one buffer of its size, if
-// it holds at most MaxFileBytes.
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+func (d *Dir) load(hash string) ([]*mcp.Tool, error) {
+	path := d.file(hash)
+	raw, err := statefile.Read(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	// The parser below recurses once per level of nesting.
+	if err := statefile.CheckDepth(raw, statefile.MaxDepth); err != nil {
+		return nil, fmt.Errorf("tools cache %s: %w", path, err)
+	}
+	// One pass over the file, whose bytes the tools' strings and schemas
+	// then point into (ZeroCopy): the file is read once and not copied.
+	var e stored
+	if rest, err := fastjson.Parse(raw, &e, fastjson.ZeroCopy); err != nil || len(bytes.TrimSpace(rest)) != 0 {
+		return nil, fmt.Errorf("tools cache %s: not a cache entry: %w", path, errors.Join(err, errors.New("data after the entry")))
+	}
+	if e.Key != hash {
+		return nil, fmt.Errorf("tools cache %s: the entry is for another key", path)
+	}
+	now := d.now()
+	if !now.Before(e.ExpiresAt) || e.ExpiresAt.After(now.Add(MaxTTL)) {
+		_ = os.Remove(path)
+		return nil, fmt.Errorf("tools cache %s: expired, or expiring further than %s away", path, MaxTTL)
+	}
+	tools, err := decodeTools(e.Tools)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tools cache %s: %w", path, err)
 	}
-	if st.Size() > MaxFileBytes {
-		return nil, errTooLarge
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
-		return nil, err
-	}
-	if buf.Len() > MaxFileBytes {
-		return nil, errTooLarge
-	}
-	return buf.Bytes(), nil
+	return tools, nil
 }
-
-var errTooLarge = errors.New("tools cache: file too large")
 
 // Store keeps tools under key for ttl. Failures are logged, not returned:
 // a cache that cannot write only costs a tools/list.
@@ -172,7 +175,7 @@ func (d *Dir) Store(key string, tools []*mcp.Tool, ttl time.Duration) {
 		return
 	}
 	hash := hashKey(key)
-	raw, err := json.Marshal(entry{Key: hash, ExpiresAt: d.now().Add(ttl), Tools: tools})
+	raw, err := json.Marshal(entry{Key: hash, ExpiresAt: d.now().Add(min(ttl, MaxTTL)), Tools: tools})
 	if err == nil && len(raw) > MaxFileBytes {
 		err = errors.New("the catalog is larger than the cache keeps")
 	}
