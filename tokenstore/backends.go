@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/zalando/go-keyring"
 )
@@ -24,11 +25,14 @@ func encodeRecord(rec *auth.Record) ([]byte, error) { return json.Marshal(rec) }
 
 func decodeRecord(data []byte) (*auth.Record, error) {
 	var rec auth.Record
-	if err := json.Unmarshal(data, &rec); err != nil {
+	if err := statefile.Unmarshal(data, &rec); err != nil {
 		return nil, err
 	}
 	return &rec, nil
 }
+
+// MaxFileBytes bounds the token file the file backend reads.
+const MaxFileBytes = 4 << 20
 
 // fileBackend keeps every account in one JSON file, rewritten atomically
 // (temp file, fsync, rename) under a lock file, so that processes sharing it
@@ -44,15 +48,19 @@ type fileDoc struct {
 }
 
 func (f *fileBackend) read() (*fileDoc, error) {
-	data, err := os.ReadFile(f.path)
+	// Bounded and depth-checked: the file is input like any other.
+	data, err := statefile.Read(f.path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &fileDoc{Version: 1, Accounts: map[string]json.RawMessage{}}, nil
+	}
+	if errors.Is(err, statefile.ErrTooLarge) {
+		return nil, fmt.Errorf("token file %s: %w", f.path, err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var doc fileDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := statefile.Unmarshal(data, &doc); err != nil {
 		// Never overwritten: the user may want what is in it.
 		return nil, fmt.Errorf("%s is not a valid token file (%v); fix or remove it", f.path, err)
 	}

@@ -38,7 +38,9 @@ var (
 
 // Read returns the content of the file at path, if it holds at most max
 // bytes (max <= 0 means DefaultMaxBytes), in one buffer of its size. A
-// missing file's error matches fs.ErrNotExist. Errors name the file.
+// missing file's error matches fs.ErrNotExist. The errors of opening and
+// reading name the file (*os.PathError); a file over the bound is an error
+// matching ErrTooLarge that the caller wraps with the file's name and kind.
 func Read(path string, max int64) ([]byte, error) {
 	if max <= 0 {
 		max = DefaultMaxBytes
@@ -53,14 +55,14 @@ func Read(path string, max int64) ([]byte, error) {
 		size = st.Size()
 	}
 	if size > max {
-		return nil, fmt.Errorf("%s: %w (%d bytes, bound %d)", path, ErrTooLarge, size, max)
+		return nil, fmt.Errorf("%w (%d bytes, bound %d)", ErrTooLarge, size, max)
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	if int64(buf.Len()) > max {
-		return nil, fmt.Errorf("%s: %w (over %d bytes)", path, ErrTooLarge, max)
+		return nil, fmt.Errorf("%w (over %d bytes)", ErrTooLarge, max)
 	}
 	return buf.Bytes(), nil
 }
@@ -108,7 +110,7 @@ func Decode(what, path string, max int64, v any) error {
 		err = Unmarshal(data, v)
 	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", what, path, trimPath(err, path))
+		return fmt.Errorf("%s %s: %w", what, path, trimPath(err))
 	}
 	return nil
 }
@@ -122,24 +124,12 @@ func Unmarshal(data []byte, v any) error {
 	return json.Unmarshal(data, v)
 }
 
-// trimPath drops Read's own "path: " prefix, which Decode's replaces.
-func trimPath(err error, path string) error {
+// trimPath drops an *os.PathError's own operation and path, which Decode's
+// "<what> <path>: " replaces.
+func trimPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
 	}
-	if s := err.Error(); len(s) > len(path)+2 && s[:len(path)+2] == path+": " {
-		return &trimmed{msg: s[len(path)+2:], err: err}
-	}
 	return err
 }
-
-// trimmed is an error with a shorter message that still matches what the
-// original matched.
-type trimmed struct {
-	msg string
-	err error
-}
-
-func (t *trimmed) Error() string { return t.msg }
-func (t *trimmed) Unwrap() error { return errors.Unwrap(t.err) }

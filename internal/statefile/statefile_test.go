@@ -18,7 +18,7 @@ func TestReadBounds(t *testing.T) {
 	if b, err := Read(path, 7); err != nil || string(b) != `{"a":1}` {
 		t.Errorf("Read = %q, %v", b, err)
 	}
-	if _, err := Read(path, 6); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), path) {
+	if _, err := Read(path, 6); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the bound: %v", err)
 	}
 	if _, err := Read(filepath.Join(dir, "none"), 0); !errors.Is(err, fs.ErrNotExist) {

@@ -1,20 +1,22 @@
 package approval
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 )
 
 // fileVersion is the version of the approvals file format.
 const fileVersion = 1
+
+// MaxFileBytes bounds the approvals file the store reads.
+const MaxFileBytes = 16 << 20
 
 // fileData is the approvals file, kept in the user's own config directory
 // (never in a project):
@@ -72,21 +74,31 @@ func emptyData() fileData {
 
 func readFile(path string) (fileData, error) {
 	d := emptyData()
-	b, err := os.ReadFile(path)
+	// Bounded and depth-checked: the file is input like any other.
+	err := statefile.Decode("approvals file", path, MaxFileBytes, &d)
 	if errors.Is(err, fs.ErrNotExist) {
-		return d, nil
+		return emptyData(), nil
 	}
 	if err != nil {
-		return d, fmt.Errorf("approvals file %s: %w", path, err)
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		return d, fmt.Errorf("approvals file %s: %w", path, err)
+		return emptyData(), err
 	}
 	if d.Version != fileVersion {
 		return d, fmt.Errorf("approvals file %s: unsupported version %d (want %d)", path, d.Version, fileVersion)
 	}
 	if d.Projects == nil {
 		d.Projects = map[string]map[string]*fileEntry{}
+	}
+	// An entry the host would not have written (no digest, a decision
+	// other than approved or denied) is as if never answered: asked again.
+	for project, servers := range d.Projects {
+		for id, e := range servers {
+			if e == nil || e.Digest == "" || e.Decision != Approved && e.Decision != Denied {
+				delete(servers, id)
+			}
+		}
+		if len(servers) == 0 {
+			delete(d.Projects, project)
+		}
 	}
 	return d, nil
 }

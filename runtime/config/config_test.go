@@ -205,6 +205,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"version":1,"mcp":{"servers":{"a":{"url":"https://a.example"}}}}`))
 	f.Add([]byte(`{"mcp":{"servers":{"a":{"enabled":false}}}}`))
 	f.Add([]byte("{\n"))
+	f.Add([]byte(`{"version":1,"mcp":{"servers":{"a":{"command":"x","args":` + strings.Repeat("[", 20000)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "c.json")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
@@ -213,6 +214,9 @@ func FuzzLoad(f *testing.F) {
 		eff, err := Load(LoadOptions{GlobalPath: path, EnvServers: string(data)})
 		if err != nil || eff == nil {
 			t.Fatalf("Load failed outright: %v", err)
+		}
+		if e := eff.Broken[path]; e != nil && !strings.Contains(e.Error(), path) {
+			t.Fatalf("the file's error does not name it: %v", e)
 		}
 	})
 }

@@ -34,11 +34,11 @@ func editFile(path string, edit func(*File) error, write bool) error {
 	top := map[string]json.RawMessage{}
 	section := map[string]json.RawMessage{}
 	rawServers := map[string]json.RawMessage{}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("config %s: %w", path, err)
+		return err
 	default:
 		if len(bytes.TrimSpace(data)) > 0 {
 			if err := json.Unmarshal(data, &top); err != nil {

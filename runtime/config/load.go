@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mcp-host/mcp-host/internal/statefile"
 )
 
 // Sources of a server entry.
@@ -166,13 +168,13 @@ func Load(opts LoadOptions) (*Effective, error) {
 		if l.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(l.path)
+		data, err := readFile(l.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		eff.Files = append(eff.Files, l.path)
 		if err != nil {
-			eff.broken(l.path, fmt.Errorf("config %s: %w", l.path, err))
+			eff.broken(l.path, err)
 			continue
 		}
 		layer(l.source, l.path, data)
@@ -192,6 +194,24 @@ func Load(opts LoadOptions) (*Effective, error) {
 	}
 	sort.Slice(eff.Servers, func(i, j int) bool { return eff.Servers[i].ID < eff.Servers[j].ID })
 	return eff, nil
+}
+
+// MaxFileBytes bounds a configuration file: a larger one is an error
+// naming it, read no further.
+const MaxFileBytes = 16 << 20
+
+// readFile reads a configuration file, bounded (MaxFileBytes) and checked
+// for nesting (statefile.MaxDepth) before it is decoded; every error but
+// a missing file's (fs.ErrNotExist) names the file.
+func readFile(path string) ([]byte, error) {
+	data, err := statefile.Read(path, MaxFileBytes)
+	if err == nil {
+		err = statefile.CheckDepth(data, statefile.MaxDepth)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return data, err
 }
 
 // broken records a file-level problem.

@@ -1,15 +1,14 @@
 package permission
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 )
 
 // storeVersion is the version of the permissions file format. Version 1
@@ -18,6 +17,9 @@ import (
 // by the server the user's own configuration defines under that id (see
 // [Gate.Check]), and written back as version 2.
 const storeVersion = 2
+
+// MaxFileBytes bounds the permissions file the store reads.
+const MaxFileBytes = 16 << 20
 
 // fileData is the permissions file:
 //
@@ -69,15 +71,13 @@ func (s *Store) Path() string { return s.path }
 // readFile reads and checks a permissions file; a missing file is empty.
 func readFile(path string) (fileData, error) {
 	d := fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}
-	b, err := os.ReadFile(path)
+	// Bounded and depth-checked: the file is input like any other.
+	err := statefile.Decode("permissions file", path, MaxFileBytes, &d)
 	if errors.Is(err, fs.ErrNotExist) {
-		return d, nil
+		return fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}, nil
 	}
 	if err != nil {
-		return d, fmt.Errorf("permissions file %s: %w", path, err)
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		return d, fmt.Errorf("permissions file %s: %w", path, err)
+		return d, err
 	}
 	if d.Version == 1 {
 		d.Version = storeVersion
