@@ -154,7 +154,7 @@ func FuzzAnswerMatch(f *testing.F) {
 			return // the session's own ids are integers or strings
 		}
 		g := fuzzGuard(512, false)
-		ja := &jsonAnswer{g: g, src: io.NopCloser(bytes.NewReader(body)), callID: id, length: -1}
+		ja := &jsonAnswer{g: g, max: g.max, src: io.NopCloser(bytes.NewReader(body)), callID: id, length: -1}
 		out, err := io.ReadAll(ja)
 		if err != nil {
 			t.Fatal(err)
