@@ -54,6 +54,8 @@ type lineFilter struct {
 	max    int
 	server string
 
+	caps answerCaps // per-call answer caps, below max (see stdioConn)
+
 	note    func(string) // appends to the stderr tail
 	reply   func([]byte) // writes a message to the server's stdin
 	skipped atomic.Int64
@@ -95,6 +97,10 @@ func (f *lineFilter) next() error {
 	var over *idScanner // set once the line passed the cap
 	var head []byte     // the start of a line over the cap, for the note
 	var size int64
+	limit := f.max // the cap the line is over, once over is set
+	// early scans a line that passed the smallest answer cap of a call
+	// in flight, for its id: the call's own cap may hold.
+	var early *idScanner
 	for {
 		chunk, err := f.src.ReadSlice('\n')
 		size += int64(len(chunk))
@@ -110,6 +116,25 @@ func (f *lineFilter) next() error {
 			f.line = f.line[:0]
 		default:
 			f.line = append(f.line, chunk...)
+			// (The cap is looked up as the line grows, past bigLine
+			// only, so that small lines cost no lock: the call may have
+			// been sent after the line's first bytes were awaited.)
+			if early == nil && len(f.line) > bigLine {
+				if small := f.caps.smallest(); small > 0 && len(f.line) > small+2 {
+					early = &idScanner{}
+					early.Write(f.line)
+				}
+			} else if early != nil {
+				early.Write(chunk)
+			}
+			// An answer whose id came first is cut at its call's cap.
+			if early != nil && early.hasID {
+				if n := f.caps.of(early.id); n > 0 && len(f.line) > n+2 {
+					over, limit = early, n
+					head = append(head, f.line[:min(len(f.line), maxNoteLine)]...)
+					f.line = f.line[:0]
+				}
+			}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -117,9 +142,18 @@ func (f *lineFilter) next() error {
 		if err != nil && size == 0 {
 			return err
 		}
+		if over == nil && early != nil {
+			// An answer whose id came last is dropped at its end, unread
+			// by the SDK, if it is over its call's cap.
+			early.finish()
+			if n := f.caps.of(early.id); early.hasID && n > 0 && len(bytes.TrimSpace(f.line)) > n {
+				over, limit = early, n
+				head = append(head, f.line[:min(len(f.line), maxNoteLine)]...)
+			}
+		}
 		if over != nil {
 			over.finish()
-			f.overCap(over, head, size)
+			f.overCap(over, head, size, limit)
 		} else {
 			f.handleLine(f.line)
 		}
@@ -223,10 +257,15 @@ func (f *lineFilter) refuse(scan *idScanner, why string) {
 	}
 }
 
-// overCap handles a line longer than the cap, of which only scan's findings
-// and head are known.
-func (f *lineFilter) overCap(scan *idScanner, head []byte, size int64) {
-	why := fmt.Sprintf("message of %d bytes exceeds the response cap of %s (max_response_bytes)", size, sizeText(f.max))
+// overCap handles a line longer than limit (the response cap, or the
+// answer cap of the call it answers), of which only scan's findings and
+// head are known.
+func (f *lineFilter) overCap(scan *idScanner, head []byte, size int64, limit int) {
+	capText := fmt.Sprintf("the response cap of %s (max_response_bytes)", sizeText(f.max))
+	if limit < f.max {
+		capText = fmt.Sprintf("the answer cap of %s of this read", sizeText(limit))
+	}
+	why := fmt.Sprintf("message of %d bytes exceeds %s", size, capText)
 	kind := scanKind(scan)
 	usable := !scan.notObject && scan.hasID && !scan.idLong && (kind == idString || kind == idInteger)
 	switch {
@@ -236,7 +275,7 @@ func (f *lineFilter) overCap(scan *idScanner, head []byte, size int64) {
 	case usable:
 		// An answer: fail the waiting request now rather than at its
 		// timeout, with an error answer in its place.
-		msg := fmt.Sprintf("the answer (%d bytes) exceeds the response cap of %s (max_response_bytes) and was discarded", size, sizeText(f.max))
+		msg := fmt.Sprintf("the answer (%d bytes) exceeds %s and was discarded", size, capText)
 		f.out = append(append(f.out, errorAnswer(scan.id, CodeResponseTooLarge, msg)...), '\n')
 		f.skip(head, why+"; answer discarded")
 	default:

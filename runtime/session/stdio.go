@@ -59,7 +59,7 @@ func (t stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stdioConn{Connection: c, calls: &t.p.calls}, nil
+	return &stdioConn{Connection: c, calls: &t.p.calls, caps: &t.p.filter.caps, max: t.p.filter.max}, nil
 }
 
 // maxReplies bounds the answers of our own (to requests the SDK must not

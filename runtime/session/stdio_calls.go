@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -49,6 +50,8 @@ func (f *inFlight) take() []jsonrpc.ID {
 type stdioConn struct {
 	mcp.Connection
 	calls *inFlight
+	caps  *answerCaps // the answer caps of calls that carry one
+	max   int         // the session's response cap
 }
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -56,6 +59,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	switch {
 	case isReq && req.IsCall():
 		c.calls.add(req.ID)
+		if n := hostfetch.AnswerCap(ctx); n > 0 && n < c.max {
+			c.caps.add(req.ID, n)
+		}
 	case isReq && req.Method == "notifications/cancelled":
 		var p struct {
 			RequestID any `json:"requestId"`
@@ -63,12 +69,14 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if json.Unmarshal(req.Params, &p) == nil {
 			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
 				c.calls.remove(id)
+				c.caps.remove(id)
 			}
 		}
 	}
 	err := c.Connection.Write(ctx, msg)
 	if err != nil && isReq && req.IsCall() {
 		c.calls.remove(req.ID)
+		c.caps.remove(req.ID)
 	}
 	return err
 }
@@ -77,6 +85,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.calls.remove(resp.ID)
+		c.caps.remove(resp.ID)
 	}
 	return msg, err
 }

@@ -177,6 +177,19 @@ func runRawServer() {
 				pad := strings.Repeat("x", 17<<20)
 				send(`{"result":{"content":[{"type":"text","text":"` + pad + `"}]},"jsonrpc":"2.0","id":` + string(m.ID) + `}`)
 			}
+		case "resources/read":
+			// A UI resource of 20 MiB, the id before the result (as most
+			// SDKs write it) or after it (as the TypeScript SDK does).
+			var p struct {
+				URI string `json:"uri"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			body := `{"contents":[{"uri":"` + p.URI + `","mimeType":"text/html;profile=mcp-app","text":"` + strings.Repeat("x", 20<<20) + `"}]}`
+			if p.URI == "ui://idlast" {
+				send(`{"result":` + body + `,"jsonrpc":"2.0","id":` + string(m.ID) + `}`)
+			} else {
+				answer(m.ID, body)
+			}
 		default:
 			if len(m.ID) > 0 { // server/discover and the like: fall back to initialize
 				send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32601,"message":"method not found"}}`)

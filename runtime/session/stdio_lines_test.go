@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/mcp-host/mcp-host/runtime/session"
 )
 
@@ -144,5 +146,33 @@ func TestStdioRequestIDsAreNeverAltered(t *testing.T) {
 	}
 	if !strings.Contains(s.Stderr(), "id 1.5 is not an integer") {
 		t.Errorf("stderr tail lacks a note about id 1.5:\n%s", s.Stderr())
+	}
+}
+
+// A read whose context carries an answer cap (hostfetch.WithAnswerCap) is
+// held to it over stdio too: a 20 MiB answer to a read capped at 1 MiB
+// fails with ErrTooLarge and never reaches the SDK's decoder; when the id
+// comes before the result, the line is not even kept past the cap. The
+// session goes on, and an uncapped read of the same answer still works.
+func TestStdioAnswerCapOfTheRead(t *testing.T) {
+	s := connect(t, rawOptions(t, nil))
+	for _, uri := range []string{"ui://idfirst", "ui://idlast"} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := s.ReadResource(hostfetch.WithAnswerCap(context.Background(), 1<<20), uri)
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, hostfetch.ErrTooLarge) || !strings.Contains(err.Error(), "answer cap of 1 MiB") {
+			t.Errorf("%s: err = %v, want the read's cap", uri, err)
+		}
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: %d KiB allocated", uri, alloc>>10)
+		if uri == "ui://idfirst" && alloc > 16<<20 {
+			t.Errorf("%s: %d MiB allocated reading a capped 20 MiB answer, want it cut at the cap", uri, alloc>>20)
+		}
+	}
+	res, err := s.ReadResource(context.Background(), "ui://idfirst")
+	if err != nil || len(res.Contents) != 1 || len(res.Contents[0].Text) != 20<<20 {
+		t.Fatalf("the uncapped read: %v", err)
 	}
 }
