@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/hostfetch"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	"github.com/mcp-host/mcp-host/runtime/skills"
@@ -261,7 +262,11 @@ func (b *builder) resourceRead(ctx context.Context, a args) (*core.Result, error
 	if a.URI == "" {
 		return core.ErrorResult("uri is required"), nil
 	}
-	res, err := b.byServer[a.Server].ReadResource(ctx, a.URI)
+	// Bounded while read (hostfetch): the text is cut at maxOut anyway.
+	res, err := hostfetch.Read(ctx, b.byServer[a.Server], a.URI, b.readLimit())
+	if errors.Is(err, hostfetch.ErrTooLarge) {
+		return nil, fmt.Errorf("server %q: %w", a.Server, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +283,11 @@ func (b *builder) resourceRead(ctx context.Context, a args) (*core.Result, error
 	}
 	return bound(&out, b.maxOut), nil
 }
+
+// readLimit bounds a resource or prompt read to be rendered for the model:
+// what passes maxOut is cut anyway, so one much larger is refused while it
+// is read rather than read whole (hostfetch).
+func (b *builder) readLimit() int { return max(16*b.maxOut, 2<<20) }
 
 // bound cuts text content over max bytes in total.
 func bound(r *core.Result, max int) *core.Result {
@@ -343,6 +353,7 @@ func (b *builder) promptGet(ctx context.Context, a args) (*core.Result, error) {
 	if a.Name == "" {
 		return core.ErrorResult("name is required"), nil
 	}
+	ctx = hostfetch.WithAnswerCap(ctx, hostfetch.WireBytes(b.readLimit()))
 	res, err := b.byServer[a.Server].GetPrompt(ctx, a.Name, a.Arguments)
 	if err != nil {
 		return nil, err

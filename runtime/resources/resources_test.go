@@ -3,6 +3,7 @@ package resources_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -113,5 +114,37 @@ func TestToolsFollowCapabilitiesAndAreGated(t *testing.T) {
 	res, err = tool(t, tools, "mcp_resource_read").Call(ctx, json.RawMessage(`{"server":"nope","uri":"x"}`))
 	if err == nil && !res.IsError {
 		t.Errorf("a read on an unknown server succeeded: %+v", res)
+	}
+}
+
+// A resource or prompt far over what the model is shown (its text is cut
+// at the output bound) is refused while it is read, not read whole: a
+// 6 MiB resource or prompt fails naming the bound.
+func TestHugeResourceAndPromptAreRefusedWhileRead(t *testing.T) {
+	huge := strings.Repeat("x", 6<<20)
+	s := mcp.NewServer(&mcp.Implementation{Name: "huge", Version: "1"}, nil)
+	s.AddResource(&mcp.Resource{URI: "file:///huge.txt", Name: "huge"}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: huge}}}, nil
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "huge"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: huge}}}}, nil
+	})
+	gate, err := permission.New(permission.Options{Allow: []permission.Rule{{Server: "huge"}}, NonInteractive: permission.PolicyRulesOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := resources.Tools([]resources.Source{connect(t, "huge", s)}, gate, 0)
+	for name, args := range map[string]string{
+		"mcp_resource_read": `{"server":"huge","uri":"file:///huge.txt"}`,
+		"mcp_prompt_get":    `{"server":"huge","name":"huge"}`,
+	} {
+		res, err := tool(t, tools, name).Call(context.Background(), json.RawMessage(args))
+		got := fmt.Sprint(err)
+		if res != nil {
+			got += " " + text(res)
+		}
+		if err == nil && (res == nil || !res.IsError) || !strings.Contains(got, "cap") && !strings.Contains(got, "bound") {
+			t.Errorf("%s: %.300s, want it refused over the bound", name, got)
+		}
 	}
 }
