@@ -114,6 +114,8 @@ var rules = []rule{
 		forbidden: func(dep string) bool {
 			return strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || under(dep, "runtime/session")
 		}},
+	{from: "internal/statefile", why: "reading back state files is a leaf every store can use",
+		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
 		forbidden: func(dep string) bool { return under(dep, "runtime/serve") }},
 }
