@@ -121,7 +121,11 @@ func fetch(ctx context.Context, f *hostfetch.Fetcher, r Reader, ref Ref, max int
 		res, err = hostfetch.Read(ctx, r, ref.URI, max)
 	}
 	if errors.Is(err, hostfetch.ErrTooLarge) {
-		return nil, &ResourceError{Ref: ref, Err: errors.Join(ErrTooLarge, err), Detail: err.Error()}
+		detail := err.Error()
+		if tl := (*hostfetch.TooLargeError)(nil); errors.As(err, &tl) {
+			detail = tl.Summary() // the Ref names server and URI
+		}
+		return nil, &ResourceError{Ref: ref, Err: errors.Join(ErrTooLarge, err), Detail: detail}
 	}
 	if err != nil {
 		return nil, &ResourceError{Ref: ref, Err: err, Detail: "read failed: " + err.Error()}

@@ -109,10 +109,19 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	if e.Size > 0 {
-		return fmt.Sprintf("resource %q: %d bytes, over the bound of %d bytes; refused", e.URI, e.Size, e.Limit)
+	if e.Err != nil {
+		return fmt.Sprintf("resource %q: %s (%v)", e.URI, e.Summary(), e.Err)
 	}
-	return fmt.Sprintf("resource %q: over the bound of %d bytes; refused, the answer cut where it passed it (%v)", e.URI, e.Limit, e.Err)
+	return fmt.Sprintf("resource %q: %s", e.URI, e.Summary())
+}
+
+// Summary says what was refused without the URI or the session's error:
+// "3145728 bytes, over the bound of 2097152 bytes; refused".
+func (e *TooLargeError) Summary() string {
+	if e.Size > 0 {
+		return fmt.Sprintf("%d bytes, over the bound of %d bytes; refused", e.Size, e.Limit)
+	}
+	return fmt.Sprintf("over the bound of %d bytes; refused, the answer cut where it passed it", e.Limit)
 }
 
 // Unwrap makes the error match ErrTooLarge (and the session's own error).
