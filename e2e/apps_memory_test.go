@@ -86,15 +86,34 @@ func peakRSSKB(pid int) int {
 // remembered), and host serve's peak RSS stays under 100 MB. Before the
 // bounded fetch, each opened app read and decoded the 30 MiB whole.
 func TestMCPAppsHugeUIResourceKeepsHostServeSmall(t *testing.T) {
+	url, reads := startHugeAppServer(t, 30<<20)
+	hugeAppPeakRSS(t, map[string]any{"transport": "http", "url": url}, func() int { return int(reads.Load()) })
+}
+
+// The same over stdio: a go-sdk server (e2e/internal/hostilestdio) whose
+// answer carries its id before the result, which the host's line reader
+// cuts at the read's cap.
+func TestMCPAppsHugeUIResourceOverStdioKeepsHostServeSmall(t *testing.T) {
+	readsFile := filepath.Join(t.TempDir(), "reads")
+	bin := buildHostile(t)
+	hugeAppPeakRSS(t, map[string]any{"transport": "stdio", "command": bin, "args": []string{"-huge-app", strconv.Itoa(30 << 20), "-reads", readsFile}}, func() int {
+		b, _ := os.ReadFile(readsFile)
+		return strings.Count(string(b), "\n")
+	})
+}
+
+// hugeAppPeakRSS runs host serve with server "evil" (whose app tool "huge"
+// has a 30 MiB UI resource), opens the app 10 times in a row and 8 times at
+// once, and checks every open is refused, the peak RSS of host serve stays
+// under 100 MB and reads() (the server's count of reads) is at most 2.
+func hugeAppPeakRSS(t *testing.T, server map[string]any, reads func() int) {
+	t.Helper()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc for the peak RSS")
 	}
-	url, reads := startHugeAppServer(t, 30<<20)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
-	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
-		"evil": map[string]any{"transport": "http", "url": url},
-	}}})
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{"evil": server}}})
 	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "HOME=" + dir},
 		"--permissions", filepath.Join(dir, "permissions.json"), "--allow", "evil/*")
 	ctx := ctxT(t, 3*time.Minute)
@@ -142,11 +161,11 @@ func TestMCPAppsHugeUIResourceKeepsHostServeSmall(t *testing.T) {
 		check(err)
 	}
 	peak := peakRSSKB(pid)
-	t.Logf("host serve peak RSS: %d KiB before the apps were opened, %d KiB after; the server was asked for the resource %d times", before, peak, reads.Load())
+	t.Logf("host serve peak RSS: %d KiB before the apps were opened, %d KiB after; the server was asked for the resource %d times", before, peak, reads())
 	if peak >= 100_000 {
 		t.Errorf("host serve peak RSS %d KiB, want under 100 MB", peak)
 	}
-	if n := reads.Load(); n > 2 {
+	if n := reads(); n > 2 {
 		t.Errorf("the refused resource was read %d times in a minute, want it read once and the refusal remembered", n)
 	}
 }

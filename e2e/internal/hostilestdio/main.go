@@ -10,6 +10,9 @@
 //	-hang-file FILE the "hang" tool creates FILE, then never answers
 //	-start-delay D  sleeps for D before reading stdin, as a server that is
 //	                slow to start (npx fetching a package) does
+//	-huge-app N     adds the tool "huge", an MCP App whose UI resource
+//	                ui://evil/huge.html is N bytes of HTML
+//	-reads FILE     appends a line to FILE for every read of that resource
 //
 // Tools: "echo" returns its "text" argument; "hang" never answers and
 // ignores cancellation.
@@ -25,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -39,6 +43,8 @@ func main() {
 	sleep := flag.Bool("sleep", false, "only sleep, ignoring SIGTERM")
 	spawn := flag.Bool("spawn", false, "start a setsid sleeper, record it as orphan, exit")
 	startDelay := flag.Duration("start-delay", 0, "sleep before reading stdin")
+	hugeApp := flag.Int("huge-app", 0, "bytes of the huge app's UI resource (0: no huge app)")
+	reads := flag.String("reads", "", "file recording each read of the huge app's UI resource")
 	flag.Parse()
 	time.Sleep(*startDelay)
 
@@ -77,6 +83,9 @@ func main() {
 		}
 		select {} // not even cancellation ends it
 	})
+	if *hugeApp > 0 {
+		addHugeApp(server, *hugeApp, *reads)
+	}
 	_ = server.Run(context.Background(), &mcp.StdioTransport{})
 	if *stubborn {
 		select {}
@@ -107,4 +116,22 @@ func record(file, role string, pid int) {
 func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "hostilestdio: "+format+"\n", args...)
 	os.Exit(1)
+}
+
+// addHugeApp adds the tool "huge" with an MCP App whose UI resource is
+// size bytes of HTML, recording each read of it in the file reads.
+func addHugeApp(server *mcp.Server, size int, reads string) {
+	const uri = "ui://evil/huge.html"
+	mcp.AddTool(server, &mcp.Tool{Name: "huge", Description: "an app with a huge UI", Meta: mcp.Meta{"ui": map[string]any{"resourceUri": uri}}},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called huge"}}}, nil, nil
+		})
+	// Plain letters: encoding/json would write each < and > as six bytes.
+	html := "<!DOCTYPE html>" + strings.Repeat("x", max(size-15, 0))
+	server.AddResource(&mcp.Resource{URI: uri, Name: "huge", MIMEType: "text/html;profile=mcp-app"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		if reads != "" {
+			record(reads, "read", os.Getpid())
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/html;profile=mcp-app", Text: html}}}, nil
+	})
 }
