@@ -161,3 +161,17 @@ func (r *failReader) ReadResource(context.Context, string) (*mcp.ReadResourceRes
 	r.reads.Add(1)
 	return nil, errors.New("boom")
 }
+
+// WithAnswerCap keeps the smaller of two caps and ignores n <= 0.
+func TestWithAnswerCapKeepsTheSmaller(t *testing.T) {
+	ctx := WithAnswerCap(context.Background(), 100)
+	if got := AnswerCap(WithAnswerCap(ctx, 200)); got != 100 {
+		t.Errorf("cap = %d, want 100", got)
+	}
+	if got := AnswerCap(WithAnswerCap(ctx, 50)); got != 50 {
+		t.Errorf("cap = %d, want 50", got)
+	}
+	if got := AnswerCap(WithAnswerCap(context.Background(), 0)); got != 0 {
+		t.Errorf("cap = %d, want 0", got)
+	}
+}

@@ -69,17 +69,3 @@ func TestAnswerCapOfTheReadHoldsBelowTheResponseCap(t *testing.T) {
 		})
 	}
 }
-
-// WithAnswerCap keeps the smaller of two caps and ignores n <= 0.
-func TestWithAnswerCapKeepsTheSmaller(t *testing.T) {
-	ctx := hostfetch.WithAnswerCap(context.Background(), 100)
-	if got := hostfetch.AnswerCap(hostfetch.WithAnswerCap(ctx, 200)); got != 100 {
-		t.Errorf("cap = %d, want 100", got)
-	}
-	if got := hostfetch.AnswerCap(hostfetch.WithAnswerCap(ctx, 50)); got != 50 {
-		t.Errorf("cap = %d, want 50", got)
-	}
-	if got := hostfetch.AnswerCap(hostfetch.WithAnswerCap(context.Background(), 0)); got != 0 {
-		t.Errorf("cap = %d, want 0", got)
-	}
-}
