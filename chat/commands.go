@@ -178,6 +178,11 @@ func renderDetail(d protocol.ServerDetail) string {
 	if !d.LastConnectedAt.IsZero() {
 		row("last connected", d.LastConnectedAt.Local().Format(time.RFC3339))
 	}
+	if p := d.Policy; p != nil {
+		row("policy file", p.File)
+		row("policy rule", p.Rule)
+		row("policy reason", p.Reason)
+	}
 	row("last error", d.LastError)
 	if d.Auth != nil {
 		row("auth", authText(d.ServerStatus))

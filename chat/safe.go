@@ -84,6 +84,11 @@ func cleanStatus(st *protocol.ServerStatus) {
 		a.Detail, a.Storage = line(a.Detail), line(a.Storage)
 		st.Auth = &a
 	}
+	if st.Policy != nil {
+		p := *st.Policy
+		p.File, p.Rule, p.Reason = line(p.File), line(p.Rule), line(p.Reason)
+		st.Policy = &p
+	}
 	if st.Approval != nil {
 		a := *st.Approval
 		a.Decision, a.File, a.Digest = line(a.Decision), line(a.File), line(a.Digest)

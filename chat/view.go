@@ -31,7 +31,14 @@ func (m *Model) mcpTable() string {
 			cols[i].cells = append(cols[i].cells, v)
 		}
 	}
-	return styleBox.Render(renderTable(cols, max(m.width, minWidth)-4))
+	table := renderTable(cols, max(m.width, minWidth)-4)
+	// A server the managed policy blocks: the rule, under the table.
+	for _, id := range ids {
+		if p := m.servers[id].Policy; p != nil {
+			table += "\n" + wrapHard(fmt.Sprintf("%s: blocked_by_policy: %s: %s (%s)", id, p.Rule, p.Reason, p.File), max(m.width, minWidth)-4)
+		}
+	}
+	return styleBox.Render(table)
 }
 
 // View draws the screen.
@@ -79,7 +86,7 @@ func (m *Model) statusLine() string {
 	}
 	sort.Strings(connecting)
 	parts := []string{fmt.Sprintf("%d ready", counts[protocol.StateReady])}
-	for _, s := range []string{protocol.StateApprovalRequired, protocol.StateAuthRequired, protocol.StateError, protocol.StateDisabled} {
+	for _, s := range []string{protocol.StateApprovalRequired, protocol.StateAuthRequired, protocol.StateError, protocol.StateBlockedByPolicy, protocol.StateDisabled} {
 		if counts[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}

@@ -76,15 +76,31 @@ const (
 	// server and the user has not approved this definition; it does not
 	// start until mcp.approve (see ServerStatus.Approval).
 	StateApprovalRequired = "approval_required"
+	// StateBlockedByPolicy: the organization's managed policy forbids
+	// the server; it does not start (see ServerStatus.Policy).
+	StateBlockedByPolicy = "blocked_by_policy"
 )
+
+// PolicyStatus names the rule of the managed policy that blocks a server.
+type PolicyStatus struct {
+	// File is the policy file.
+	File string `json:"file"`
+	// Rule is the rule as the file writes it, such as
+	// `deny[0] {"url":"http://127.0.0.1:*/blocked*"}`, `"user_servers":
+	// "none"` or "unusable policy file".
+	Rule string `json:"rule"`
+	// Reason says why the rule applies to this server.
+	Reason string `json:"reason"`
+}
 
 // ServerStatus is a snapshot of one MCP server. It never holds a secret.
 type ServerStatus struct {
 	ID string `json:"id"`
 	// Transport is http, sse or stdio.
 	Transport string `json:"transport"`
-	// Source is the config layer the server comes from: global, project or
-	// env.
+	// Source is the config layer the server comes from: global, project,
+	// env, or managed (the organization's policy provides it: it cannot be
+	// removed or disabled).
 	Source  string `json:"source,omitempty"`
 	Enabled bool   `json:"enabled"`
 	// State is one of the State* constants.
@@ -104,6 +120,9 @@ type ServerStatus struct {
 	Auth *AuthStatus `json:"auth,omitempty"`
 	// Approval is set for servers a project file defines.
 	Approval *ApprovalStatus `json:"approval,omitempty"`
+	// Policy is set when State is blocked_by_policy: the rule that
+	// blocks the server.
+	Policy *PolicyStatus `json:"policy,omitempty"`
 	// Warnings are problems that did not stop the server, such as
 	// "trust": true ignored in a project file.
 	Warnings []string `json:"warnings,omitempty"`

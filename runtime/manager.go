@@ -127,7 +127,7 @@ func (m *Manager) Apply(entries []config.ServerEntry) {
 	seen := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		seen[e.ID] = true
-		if on, ok := m.enabled[e.ID]; ok && e.Err == nil {
+		if on, ok := m.enabled[e.ID]; ok && e.Err == nil && !e.Forced() {
 			e.Config.Enabled = &on
 		}
 		old, ok := m.servers[e.ID]
@@ -156,7 +156,8 @@ func (m *Manager) Apply(entries []config.ServerEntry) {
 }
 
 func sameEntry(a, b config.ServerEntry) bool {
-	return a.Source == b.Source && a.Path == b.Path && a.DefinedIn == b.DefinedIn && a.DefinedPath == b.DefinedPath && errString(a.Err) == errString(b.Err) && reflect.DeepEqual(a.Config, b.Config)
+	return a.Source == b.Source && a.Path == b.Path && a.DefinedIn == b.DefinedIn && a.DefinedPath == b.DefinedPath && errString(a.Err) == errString(b.Err) &&
+		a.PolicyRev == b.PolicyRev && reflect.DeepEqual(a.Blocked, b.Blocked) && reflect.DeepEqual(a.DeniedTools, b.DeniedTools) && reflect.DeepEqual(a.Config, b.Config)
 }
 
 func errString(err error) string {
@@ -220,6 +221,9 @@ func (m *Manager) SetEnabled(id string, enabled bool) error {
 	sv, ok := m.servers[id]
 	if !ok {
 		return fmt.Errorf("no server %q is configured", id)
+	}
+	if sv.entry.Forced() && !enabled {
+		return fmt.Errorf("server %q is provided by the organization (managed policy %s): it cannot be disabled", id, sv.entry.Path)
 	}
 	m.enabled[id] = enabled
 	e := sv.entry
@@ -315,6 +319,9 @@ func (m *Manager) callTool(ctx context.Context, id, tool string, args any) (*mcp
 	}
 	if !sv.entry.Config.ToolAllowed(tool) {
 		return nil, fmt.Errorf("server %q: tool %q is excluded by include_tools/exclude_tools", id, tool)
+	}
+	if !sv.entry.ToolAllowed(tool) {
+		return nil, fmt.Errorf("server %q: tool %q is denied by the managed policy's tool_deny", id, tool)
 	}
 	s, err := sv.liveSession()
 	if err != nil {

@@ -48,8 +48,11 @@ func newServer(m *Manager, e config.ServerEntry) *server {
 		Enabled:   e.Config.IsEnabled(),
 		State:     StateConnecting,
 		Warnings:  e.Warnings(),
+		Managed:   e.Forced(),
 	}
 	switch {
+	case e.Blocked != nil:
+		sv.status.State, sv.status.LastError, sv.status.Policy = StateBlockedByPolicy, e.Blocked.Error(), policyStatus(e.Blocked)
 	case e.Err != nil:
 		sv.status.State, sv.status.LastError = StateError, e.Err.Error()
 	case !e.Config.IsEnabled():
@@ -119,16 +122,23 @@ func (sv *server) filter(tools []*mcp.Tool) []*mcp.Tool {
 // filterFunc is the server's include/exclude filter for one tool name; nil
 // when the server filters nothing.
 func (sv *server) filterFunc() func(name string) bool {
-	cfg := &sv.entry.Config
-	if len(cfg.IncludeTools) == 0 && len(cfg.ExcludeTools) == 0 {
+	e := &sv.entry
+	if len(e.Config.IncludeTools) == 0 && len(e.Config.ExcludeTools) == 0 && len(e.DeniedTools) == 0 {
 		return nil
 	}
-	return cfg.ToolAllowed
+	return e.ToolAllowed
 }
 
 // loop is the server's state machine; run calls it.
 func (sv *server) loop() {
 	e := sv.entry
+	if e.Blocked != nil {
+		sv.update(func(st *Status) {
+			st.State, st.LastError, st.Policy = StateBlockedByPolicy, e.Blocked.Error(), policyStatus(e.Blocked)
+		})
+		<-sv.ctx.Done()
+		return
+	}
 	if e.Err != nil {
 		sv.update(func(st *Status) { st.State, st.LastError = StateError, e.Err.Error() })
 		<-sv.ctx.Done()
@@ -171,6 +181,19 @@ func (sv *server) loop() {
 					if st.Auth == "" && lr != nil {
 						st.Auth, st.AuthStorage = lr.Reason, sv.m.opts.AuthStorage
 					}
+				})
+				if !sv.wait(0) {
+					return
+				}
+				continue
+			}
+			var pb *config.PolicyBlock
+			if errors.As(err, &pb) {
+				// What the server would reach after ${VAR} expansion is
+				// forbidden: nothing was contacted; a config or policy
+				// change (or a reconnect) tries again.
+				sv.update(func(st *Status) {
+					st.State, st.LastError, st.Policy, st.Attempts = StateBlockedByPolicy, pb.Error(), policyStatus(pb), 0
 				})
 				if !sv.wait(0) {
 					return
@@ -290,6 +313,11 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, e.Wrap(err))
 	}
+	if e.Check != nil {
+		if b := e.Check(&cfg); b != nil {
+			return nil, b
+		}
+	}
 	sv.mu.Lock()
 	version := sv.version
 	sv.mu.Unlock()
@@ -377,6 +405,11 @@ func (sv *server) lose(s *session.Session, err error) {
 type lostConn struct {
 	sess *session.Session
 	err  error
+}
+
+// policyStatus is a policy block in a status's form.
+func policyStatus(b *config.PolicyBlock) *PolicyStatus {
+	return &PolicyStatus{File: b.File, Rule: b.Rule, Reason: b.Reason}
 }
 
 // backoff returns the delay before connect attempt n (1-based): doubling

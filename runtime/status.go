@@ -21,7 +21,20 @@ const (
 	// StateApprovalRequired: a project file defines the server and the
 	// user has not approved this definition; it does not start.
 	StateApprovalRequired State = "approval_required"
+	// StateBlockedByPolicy: the organization's managed policy forbids
+	// the server (see Status.Policy); it does not start.
+	StateBlockedByPolicy State = "blocked_by_policy"
 )
+
+// PolicyStatus names the managed policy's rule that blocks a server.
+type PolicyStatus struct {
+	// File is the policy file.
+	File string `json:"file"`
+	// Rule is the rule, as the file writes it (deny[0] {"url": …}).
+	Rule string `json:"rule"`
+	// Reason says why it applies to this server.
+	Reason string `json:"reason"`
+}
 
 // ApprovalStatus describes the approval of a server a project file
 // defines (see package approval).
@@ -79,6 +92,10 @@ type Status struct {
 	AuthStorage string `json:"auth_storage,omitempty"`
 	// Approval is set for servers a project file defines.
 	Approval *ApprovalStatus `json:"approval,omitempty"`
+	// Policy is set when the managed policy blocks the server.
+	Policy *PolicyStatus `json:"policy,omitempty"`
+	// Managed marks a server the organization provides (forced on).
+	Managed bool `json:"managed,omitempty"`
 	// Warnings are problems that do not stop the server, such as a
 	// project's "trust": true being ignored.
 	Warnings []string `json:"warnings,omitempty"`

@@ -20,7 +20,7 @@ const (
 	exitFailure      = 1 // the server or the operation failed
 	exitUsage        = 2 // bad command line or configuration
 	exitAuthRequired = 3 // the server needs a login first
-	exitDenied       = 4 // a tool call was not allowed, or a project server is not approved
+	exitDenied       = 4 // a tool call was not allowed, a project server is not approved, or the managed policy forbids it
 )
 
 const usage = `host — an OAuth-first MCP host runtime

@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/listcache"
+	"github.com/mcp-host/mcp-host/runtime/policy"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
@@ -30,6 +31,15 @@ type cli struct {
 	storeErr error
 
 	approvalStore *approval.Store
+	pol           *policy.Policy // the managed policy, read once (see policy)
+}
+
+// policy reads the organization's managed policy once.
+func (c *cli) policy() *policy.Policy {
+	if c.pol == nil {
+		c.pol = policy.DefaultSource().Load()
+	}
+	return c.pol
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -109,13 +119,15 @@ func (c *cli) scopePath(scope string) (string, error) {
 	return "", fmt.Errorf("--scope %q: want project or global", scope)
 }
 
-// load reads the effective configuration and reports file-level problems on
-// stderr (they never stop the other servers).
+// load reads the effective configuration, with the managed policy applied,
+// and reports file-level problems on stderr (they never stop the other
+// servers).
 func (c *cli) load() (*config.Effective, error) {
 	eff, err := config.Load(config.LoadOptions{GlobalPath: c.global, ProjectPath: c.project, EnvServers: os.Getenv("MCP_HOST_SERVERS")})
 	if err != nil {
 		return nil, err
 	}
+	c.policy().Apply(eff, nil)
 	for _, ferr := range eff.Errors {
 		c.warnf("%v", ferr)
 	}
@@ -132,7 +144,11 @@ func (c *cli) entry(id string) (config.ServerEntry, *config.Effective, error) {
 			return e, eff, nil
 		}
 	}
-	return config.ServerEntry{}, eff, fmt.Errorf("no server %q in %s or %s", id, c.global, c.project)
+	where := fmt.Sprintf("%s or %s", c.global, c.project)
+	if c.policy().Active() {
+		where += " or the managed policy " + c.policy().File
+	}
+	return config.ServerEntry{}, eff, fmt.Errorf("no server %q in %s", id, where)
 }
 
 // describeTarget says where a server is, without header or env values, as
@@ -199,7 +215,7 @@ func exitFor(st runtime.Status) int {
 		return exitOK
 	case runtime.StateAuthRequired:
 		return exitAuthRequired
-	case runtime.StateApprovalRequired:
+	case runtime.StateApprovalRequired, runtime.StateBlockedByPolicy:
 		return exitDenied
 	}
 	return exitFailure

@@ -100,6 +100,15 @@ func (c *cli) add(args []string) int {
 	if err != nil {
 		return c.failf(exitUsage, "add: %v", err)
 	}
+	// The policy judges the server as it would run: refused here, it is
+	// never written.
+	if err := c.policy().ForbidsRemoval(id); err != nil {
+		return c.failf(exitDenied, "add %s: %v", id, err)
+	}
+	judged := c.policy().Judge(config.ServerEntry{ID: id, Config: cfg, Source: scope, Path: path, DefinedIn: scope, DefinedPath: path}, nil)
+	if b := judged.Blocked; b != nil {
+		return c.failf(exitDenied, "add %s: refused: %v", id, b)
+	}
 	err = config.EditFile(path, func(f *config.File) error {
 		if _, exists := f.MCP.Servers[id]; exists && !*replace {
 			return fmt.Errorf("server %q already exists in %s (use --replace)", id, path)

@@ -17,6 +17,9 @@ func (c *cli) remove(args []string) int {
 		return c.failf(exitUsage, "remove: want one server id")
 	}
 	id := pos[0]
+	if err := c.policy().ForbidsRemoval(id); err != nil {
+		return c.failf(exitDenied, "remove: %v", err)
+	}
 	path, err := c.definingPath(id, *scope)
 	if err != nil {
 		return c.failf(exitUsage, "remove: %v", err)
@@ -46,6 +49,9 @@ func (c *cli) definingPath(id, scope string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if e.Forced() {
+		return "", fmt.Errorf("server %q is provided by the organization (managed policy %s); it is in no config file", id, e.Path)
+	}
 	if e.Path == "" {
 		return "", fmt.Errorf("server %q comes from MCP_HOST_SERVERS, not a file; change the variable", id)
 	}
@@ -64,6 +70,9 @@ func (c *cli) setEnabled(args []string, enabled bool) int {
 		return c.failf(exitUsage, "%s: want one server id", verb)
 	}
 	id := pos[0]
+	if err := c.policy().ForbidsRemoval(id); err != nil && !enabled {
+		return c.failf(exitDenied, "%s: %v", verb, err)
+	}
 	path, err := c.definingPath(id, *scope)
 	if err != nil {
 		return c.failf(exitUsage, "%s: %v", verb, err)

@@ -18,7 +18,7 @@ func (c *cli) connectAll(all []config.ServerEntry, scope string) (*runtime.Manag
 	var entries []config.ServerEntry
 	wait := time.Duration(0)
 	for _, e := range all {
-		if (scope == "effective" || e.Source == scope) && e.Err == nil && e.Config.IsEnabled() {
+		if (scope == "effective" || e.Source == scope) && e.Err == nil && e.Blocked == nil && e.Config.IsEnabled() {
 			entries = append(entries, e)
 			wait = max(wait, e.Config.StartupTimeout()+5*time.Second)
 		}
@@ -37,6 +37,9 @@ func (c *cli) connectAll(all []config.ServerEntry, scope string) (*runtime.Manag
 
 // setState copies what --status adds to a row of host mcp list.
 func setState(r *jsonServer, st runtime.Status) {
+	if r.Policy != nil {
+		return
+	}
 	r.State, r.LastError = string(st.State), st.LastError
 	if st.State == runtime.StateReady {
 		n := st.Tools
@@ -53,6 +56,8 @@ func (c *cli) printStatusList(rows []jsonServer, targets map[string]string) int 
 	for _, r := range rows {
 		state := r.State
 		switch {
+		case r.Policy != nil:
+			state = fmt.Sprintf("blocked_by_policy: %s: %s (%s)", termsafe.LineMax(r.Policy.Rule, maxErrorLine), termsafe.LineMax(r.Policy.Reason, maxErrorLine), termsafe.Line(r.Policy.File))
 		case r.Error != "":
 			state = "invalid: " + termsafe.LineMax(r.Error, maxErrorLine)
 		case !r.Enabled:

@@ -46,6 +46,10 @@ func (c *cli) list(args []string) int {
 		if e.Err != nil {
 			r.Error = e.Err.Error()
 		}
+		if b := e.Blocked; b != nil {
+			r.State, r.LastError = string(runtime.StateBlockedByPolicy), b.Error()
+			r.Policy = &protocol.PolicyStatus{File: b.File, Rule: b.Rule, Reason: b.Reason}
+		}
 		if e.FromProject() {
 			r.Approval = approvalLabel(c.approvals(), e.DefinedPath, e.ID, e.Definition())
 		}
@@ -77,6 +81,9 @@ func (c *cli) list(args []string) int {
 		}
 		if r.Error != "" {
 			target = "INVALID: " + termsafe.LineMax(r.Error, maxErrorLine)
+		}
+		if r.Policy != nil {
+			target = "BLOCKED_BY_POLICY: " + termsafe.LineMax(r.Policy.Rule+": "+r.Policy.Reason, maxErrorLine) + " (" + termsafe.Line(r.Policy.File) + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\n", id, termsafe.Line(r.Transport), r.Source, r.Enabled, target)
 	}
@@ -176,6 +183,11 @@ func (c *cli) get(args []string) int {
 	}
 	for _, w := range st.Warnings {
 		line("warning", w)
+	}
+	if p := st.Policy; p != nil {
+		line("policy file", p.File)
+		line("policy rule", p.Rule)
+		line("policy reason", p.Reason)
 	}
 	line("last error", st.LastError)
 	tw.Flush()

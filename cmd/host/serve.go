@@ -21,6 +21,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/policy"
 	"github.com/mcp-host/mcp-host/runtime/serve"
 )
 
@@ -138,6 +139,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	err = serve.Serve(ctx, stdin, stdout, serve.ServeOptions{
 		Config:         config.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
+		Policy:         policy.DefaultSource(),
 		Manager:        mo,
 		Provider:       prov,
 		ModelName:      model,

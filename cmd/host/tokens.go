@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcp-host/mcp-host/runtime/auth"
+	"github.com/mcp-host/mcp-host/runtime/policy"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
@@ -26,9 +27,14 @@ type noticeStore struct {
 }
 
 // openTokenStore opens the token store named by $MCP_HOST_TOKEN_STORE
-// (auto, keyring or file; default auto), probing the keyring once.
+// (auto, keyring or file; default auto), probing the keyring once. The
+// managed policy's "token_store" overrides the variable.
 func openTokenStore(globalConfig string, warn func(string)) (*noticeStore, error) {
-	s, err := tokenstore.Open(tokenstore.Options{Backend: os.Getenv("MCP_HOST_TOKEN_STORE"), Dir: tokenStoreDir(globalConfig)})
+	backend, note := policy.DefaultSource().Load().TokenBackend(os.Getenv("MCP_HOST_TOKEN_STORE"))
+	if note != "" && warn != nil {
+		warn(note)
+	}
+	s, err := tokenstore.Open(tokenstore.Options{Backend: backend, Dir: tokenStoreDir(globalConfig)})
 	if err != nil {
 		return nil, err
 	}

@@ -34,8 +34,11 @@ type jsonServer struct {
 	Error string `json:"error,omitempty"`
 	// Approval is set for servers a project file defines: unknown,
 	// approved, denied or changed.
-	Approval string   `json:"approval,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Approval string `json:"approval,omitempty"`
+	// Policy is the managed policy's rule that blocks the server (State
+	// is then blocked_by_policy, without --status too).
+	Policy   *protocol.PolicyStatus `json:"policy,omitempty"`
+	Warnings []string               `json:"warnings,omitempty"`
 	// State, Tools and LastError are set by --status, which connects:
 	// the fields of [protocol.ServerStatus] of the same names.
 	State     string `json:"state,omitempty"`

@@ -19,7 +19,27 @@ const (
 	SourceGlobal  = "global"
 	SourceProject = "project"
 	SourceEnv     = "env"
+	// SourceManaged is a server the organization's managed policy
+	// provides (package policy): forced on, not removable by the user.
+	SourceManaged = "managed"
 )
+
+// PolicyBlock says which rule of the organization's managed policy keeps a
+// server from running. Package policy sets it; the runtime shows the
+// server as blocked_by_policy with it.
+type PolicyBlock struct {
+	// File is the policy file.
+	File string
+	// Rule names the rule: `deny[0] {"url": "…"}`, `"user_servers":
+	// "none"`, or the file's position when it does not parse.
+	Rule string
+	// Reason says in words why the rule applies to this server.
+	Reason string
+}
+
+func (b *PolicyBlock) Error() string {
+	return fmt.Sprintf("blocked by the managed policy %s: %s: %s", b.File, b.Rule, b.Reason)
+}
 
 // ServerEntry is one server of the effective configuration.
 type ServerEntry struct {
@@ -40,13 +60,39 @@ type ServerEntry struct {
 	// file that no longer parses (see [Effective.Broken]): it keeps
 	// running and shows the file's error.
 	Stale error
+	// Blocked, when set, is the managed policy's rule that forbids the
+	// server: it does not run (state blocked_by_policy).
+	Blocked *PolicyBlock
+	// Check, when set, is the managed policy's check of the definition
+	// the server is about to run (after ${VAR} expansion): a non-nil
+	// block stops the connect. PolicyRev names the policy Check applies,
+	// so that a changed policy restarts the server.
+	Check     func(expanded *ServerConfig) *PolicyBlock
+	PolicyRev string
+	// DeniedTools are the managed policy's tool globs for this server:
+	// such tools are hidden and refused, whatever the config says.
+	DeniedTools []string
+	// Notes are warnings the managed policy adds (a setting it overrode).
+	Notes []string
+}
+
+// Forced reports a server the managed policy provides: the user cannot
+// remove or disable it.
+func (e *ServerEntry) Forced() bool { return e.DefinedIn == SourceManaged }
+
+// ToolAllowed applies the config's include_tools and exclude_tools and
+// then the managed policy's tool deny globs, which win.
+func (e *ServerEntry) ToolAllowed(name string) bool {
+	return e.Config.ToolAllowed(name) && !matchAny(e.DeniedTools, name)
 }
 
 // Wrap returns err with the entry's file (or MCP_HOST_SERVERS) and server id in
 // front of it, the context every error about an entry carries.
 func (e *ServerEntry) Wrap(err error) error {
 	where := e.Path
-	if where == "" {
+	if e.Source == SourceManaged {
+		where = "managed policy " + where
+	} else if where == "" {
 		where = "MCP_HOST_SERVERS"
 	}
 	return fmt.Errorf("config %s: server %q: %w", where, e.ID, err)
@@ -59,7 +105,9 @@ func (e *ServerEntry) FromProject() bool { return e.DefinedIn == SourceProject }
 
 // Trusted reports "trust": true from the user's global config, the only
 // layer allowed to switch the confirm prompt off.
-func (e *ServerEntry) Trusted() bool { return e.Config.Trust && e.DefinedIn == SourceGlobal }
+func (e *ServerEntry) Trusted() bool {
+	return e.Config.Trust && (e.DefinedIn == SourceGlobal || e.DefinedIn == SourceManaged)
+}
 
 // Warnings are problems with the entry that do not stop the server.
 func (e *ServerEntry) Warnings() []string {
@@ -74,7 +122,7 @@ func (e *ServerEntry) Warnings() []string {
 	if e.Stale != nil {
 		w = append(w, fmt.Sprintf("running the last good definition: %v", e.Stale))
 	}
-	return w
+	return append(w, e.Notes...)
 }
 
 // Effective is the merged configuration of every layer.
@@ -295,11 +343,13 @@ func syntaxError(where string, data []byte, err error) error {
 	if off < 0 {
 		return fmt.Errorf("config %s: %w", where, err)
 	}
-	line, col := lineCol(data, off)
+	line, col := LineCol(data, off)
 	return fmt.Errorf("config %s:%d:%d: %w", where, line, col, err)
 }
 
-func lineCol(data []byte, off int64) (line, col int) {
+// LineCol turns a byte offset in data (a JSON decoder's) into a 1-based
+// line and column, for errors that name a position in a file.
+func LineCol(data []byte, off int64) (line, col int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))
 	}

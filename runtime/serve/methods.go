@@ -119,7 +119,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 	}
 	d := protocol.ServerDetail{ServerStatus: s.wireStatus(st), Stderr: st.Stderr, ServerLog: st.ServerLog, ToolList: []protocol.ToolInfo{}}
 	s.mu.Lock()
-	e := s.entries[p.ID]
+	e := s.shown[p.ID]
 	s.mu.Unlock()
 	switch e.Config.TransportName() {
 	case "stdio":

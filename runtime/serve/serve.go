@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/policy"
 )
 
 // Defaults of ServeOptions.
@@ -29,6 +31,9 @@ type ServeOptions struct {
 	// Config says where the configuration layers are. The files are watched
 	// and changes applied without a restart.
 	Config config.LoadOptions
+	// Policy locates the organization's managed policy, read (and
+	// watched) with the config; the zero value is no policy.
+	Policy policy.Source
 	// Manager configures the server manager; Serve sets OnStatus and Elicit
 	// itself.
 	Manager runtime.ManagerOptions
@@ -137,7 +142,8 @@ type service struct {
 	caps        protocol.UICapabilities
 	agent       *runtime.Agent
 	gate        *permission.Gate
-	entries     map[string]config.ServerEntry
+	entries     map[string]config.ServerEntry // as the config files define them
+	shown       map[string]config.ServerEntry // as the manager runs them, after the policy
 	problems    []string
 	files       []string
 	runs        map[string]context.CancelFunc
@@ -224,6 +230,8 @@ func (s *service) reload() {
 		}
 	}
 	s.mu.Lock()
+	// s.entries keeps the config's entries as the files define them; the
+	// policy applies to them all afresh below, stale ones included.
 	// A file saved half-written must not close the servers it defined:
 	// they keep their last good definition and show the file's error.
 	for id, prev := range s.entries {
@@ -236,16 +244,25 @@ func (s *service) reload() {
 			entries[id] = prev
 		}
 	}
-	servers := make([]config.ServerEntry, 0, len(entries))
+	final := &config.Effective{Servers: make([]config.ServerEntry, 0, len(entries))}
 	for _, e := range entries {
-		servers = append(servers, e)
+		final.Servers = append(final.Servers, e)
 	}
-	sort.Slice(servers, func(i, j int) bool { return servers[i].ID < servers[j].ID })
+	sort.Slice(final.Servers, func(i, j int) bool { return final.Servers[i].ID < final.Servers[j].ID })
+	s.opts.Policy.Load().Apply(final, s.opts.Manager.LookupEnv)
+	for _, e := range final.Errors {
+		problems = append(problems, e.Error())
+	}
+	servers := final.Servers
 	var removed []config.ServerEntry
-	for id, e := range s.entries {
-		if _, ok := entries[id]; !ok {
+	for id, e := range s.shown {
+		if !slices.ContainsFunc(servers, func(n config.ServerEntry) bool { return n.ID == id }) {
 			removed = append(removed, e)
 		}
+	}
+	s.shown = map[string]config.ServerEntry{}
+	for _, e := range servers {
+		s.shown[e.ID] = e
 	}
 	s.entries, s.problems, s.files = entries, problems, eff.Files
 	ready := s.initialized
@@ -274,7 +291,7 @@ func (s *service) reload() {
 func (s *service) watch(ctx context.Context) {
 	// The approvals file too: `host mcp approve` in a terminal reaches a
 	// running host serve.
-	paths := []string{s.opts.Config.GlobalPath, s.opts.Config.ProjectPath}
+	paths := []string{s.opts.Config.GlobalPath, s.opts.Config.ProjectPath, s.opts.Policy.File}
 	if a := s.opts.Manager.Approvals; a != nil {
 		paths = append(paths, a.Path())
 	}

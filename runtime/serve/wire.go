@@ -38,6 +38,9 @@ func Status(st runtime.Status) protocol.ServerStatus {
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
 		Warnings: st.Warnings,
 	}
+	if p := st.Policy; p != nil {
+		out.Policy = &protocol.PolicyStatus{File: p.File, Rule: p.Rule, Reason: p.Reason}
+	}
 	if a := st.Approval; a != nil {
 		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
 	}
