@@ -43,9 +43,12 @@ func (d *decoder) jsonErr(base int64, err error) {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		d.fail(base+se.Offset, "%v", err)
+		// Offset counts the offending byte itself.
+		d.fail(base+max(se.Offset-1, 0), "%v", err)
 	case errors.As(err, &te):
-		d.fail(base+te.Offset, "%s must be %s, not a JSON %s", fieldName(te.Field), te.Type, te.Value)
+		// The value (an object, for a field of a rule or a server) at
+		// base; the field is named.
+		d.fail(base, "%s must be %s, not a JSON %s", fieldName(te.Field), te.Type, te.Value)
 	default:
 		d.fail(base, "%v", err)
 	}
@@ -129,6 +132,12 @@ func (d *decoder) value(m member, v any) bool {
 func (d *decoder) policy(p *Policy) {
 	if len(bytes.TrimSpace(d.data)) == 0 {
 		d.fail(0, "the file is empty")
+		return
+	}
+	// json.Unmarshal's syntax errors carry the offset in the whole file
+	// (a Decoder's are relative to the value it was reading).
+	if err := json.Unmarshal(d.data, new(json.RawMessage)); err != nil {
+		d.jsonErr(0, err)
 		return
 	}
 	ok := d.walk(d.data, 0, '{', func(m member) {

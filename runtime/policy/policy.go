@@ -110,7 +110,11 @@ func SystemPath(goos string, getenv func(string) string) string {
 // the system path (which need not exist). explicit reports a file named
 // by the variable, which must then exist.
 func Locate(getenv func(string) string) (file string, explicit bool, note string) {
-	sys := SystemPath(goruntime.GOOS, getenv)
+	return locate(SystemPath(goruntime.GOOS, getenv), getenv)
+}
+
+// locate is [Locate] with the system path given.
+func locate(sys string, getenv func(string) string) (file string, explicit bool, note string) {
 	env := getenv(EnvVar)
 	if env == "" {
 		return sys, false, ""
