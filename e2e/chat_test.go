@@ -92,6 +92,7 @@ type chatLaunch struct {
 	cwd          string // the chat's working directory, when set
 	width        int
 	height       int
+	env          []string // more NAME=value for host chat
 }
 
 // startChatWith starts host chat in a detached tmux session; the session
@@ -101,8 +102,9 @@ func startChatWith(t *testing.T, l chatLaunch) *tmuxChat {
 	c := &tmuxChat{t: t, session: l.session}
 	args := []string{
 		"env", "MCP_HOST_CONFIG=" + l.config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"), l.bin, "chat",
+		"PATH=" + os.Getenv("PATH"),
 	}
+	args = append(append(args, l.env...), l.bin, "chat")
 	if l.script != "" {
 		args = append(args, "--script", l.script, "--permissions", filepath.Join(l.dir, "permissions.json"))
 	}

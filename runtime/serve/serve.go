@@ -225,9 +225,6 @@ func (s *service) reload() {
 	entries := map[string]config.ServerEntry{}
 	for _, e := range eff.Servers {
 		entries[e.ID] = e
-		if e.Err != nil {
-			problems = append(problems, e.Err.Error())
-		}
 	}
 	s.mu.Lock()
 	// s.entries keeps the config's entries as the files define them; the
@@ -254,6 +251,13 @@ func (s *service) reload() {
 		problems = append(problems, e.Error())
 	}
 	servers := final.Servers
+	// Entry problems after the policy: an entry the organization's server
+	// replaced is none.
+	for _, e := range servers {
+		if e.Err != nil {
+			problems = append(problems, e.Err.Error())
+		}
+	}
 	var removed []config.ServerEntry
 	for id, e := range s.shown {
 		if !slices.ContainsFunc(servers, func(n config.ServerEntry) bool { return n.ID == id }) {
