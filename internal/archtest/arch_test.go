@@ -114,6 +114,13 @@ var rules = []rule{
 		forbidden: func(dep string) bool {
 			return strings.HasPrefix(dep, "github.com/modelcontextprotocol/") || under(dep, "runtime/session")
 		}},
+	{from: "runtime/policy", why: "the managed policy judges config entries: like config, no MCP SDK and no runtime machinery",
+		forbidden: func(dep string) bool {
+			return strings.HasPrefix(dep, "github.com/modelcontextprotocol/") ||
+				dep == module+"/runtime" || under(dep, "runtime/serve") || under(dep, "runtime/session") ||
+				under(dep, "runtime/auth") || under(dep, "runtime/adapter") || under(dep, "runtime/permission") ||
+				under(dep, "runtime/process")
+		}},
 	{from: "internal/statefile", why: "reading back state files is a leaf every store can use",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
@@ -122,7 +129,7 @@ var rules = []rule{
 
 // Parts of the runtime below the manager: they must not import the manager
 // (runtime) or the UI-protocol server (runtime/serve).
-var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "runtime/hostfetch", "tokenstore", "redact", "termsafe", "internal"}
+var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/policy", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "runtime/hostfetch", "tokenstore", "redact", "termsafe", "internal"}
 
 func init() {
 	for _, part := range runtimeParts {

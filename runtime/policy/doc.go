@@ -13,6 +13,8 @@
 // explicitly provide is blocked, with an error naming the file and the
 // line:column.
 //
-// It imports config and nothing else of the runtime; the runtime, host
-// serve and the CLI call [Load] and [Policy.Apply] after config.Load.
+// Like config it is a leaf: no MCP SDK and no runtime machinery. Host
+// serve and the CLI call [Source.Load] and [Policy.Apply] after
+// config.Load; the runtime calls each entry's check again at connect
+// time, on the definition after ${VAR} expansion.
 package policy

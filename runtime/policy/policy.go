@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
 
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
@@ -19,8 +19,12 @@ import (
 // (tests, fleets that deploy elsewhere).
 const EnvVar = "MCP_HOST_MANAGED_POLICY"
 
-// maxFileSize bounds the policy file: a bigger one fails closed.
-const maxFileSize = 1 << 20
+// maxFileSize bounds the policy file, and maxDepth its nesting: a bigger
+// or deeper one fails closed.
+const (
+	maxFileSize = 1 << 20
+	maxDepth    = 64
+)
 
 // Values of "user_servers".
 const (
@@ -158,24 +162,15 @@ func Load(file string, explicit bool) *Policy {
 	if file == "" {
 		return &Policy{}
 	}
-	f, err := os.Open(file)
+	data, err := statefile.Read(file, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return &Policy{}
 	}
-	p := &Policy{File: file}
-	if err != nil {
-		p.Err = fmt.Errorf("managed policy %s: %w", file, err)
-		return p
+	if err == nil {
+		err = statefile.CheckDepth(data, maxDepth)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	switch {
-	case err != nil:
-		p.Err = fmt.Errorf("managed policy %s: %w", file, err)
-		return p
-	case len(data) > maxFileSize:
-		p.Err = fmt.Errorf("managed policy %s: larger than %d bytes", file, maxFileSize)
-		return p
+	if err != nil {
+		return &Policy{File: file, Err: fmt.Errorf("managed policy %s: %w", file, err)}
 	}
 	return Parse(file, data)
 }

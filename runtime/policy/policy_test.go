@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
@@ -353,8 +355,13 @@ func TestLoadAndLocate(t *testing.T) {
 	}
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, []byte(`{"$comment": "`+strings.Repeat("x", maxFileSize)+`"}`), 0o600)
-	if p := Load(big, true); p.Err == nil || !strings.Contains(p.Err.Error(), "larger than") {
+	if p := Load(big, true); p.Err == nil || !errors.Is(p.Err, statefile.ErrTooLarge) || !strings.Contains(p.Err.Error(), big) {
 		t.Errorf("big file: %v", p.Err)
+	}
+	deep := filepath.Join(dir, "deep.json")
+	os.WriteFile(deep, []byte(`{"deny": `+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}`), 0o600)
+	if p := Load(deep, true); p.Err == nil || !errors.Is(p.Err, statefile.ErrTooDeep) {
+		t.Errorf("deep file: %v", p.Err)
 	}
 	sys, env := filepath.Join(dir, "sys.json"), filepath.Join(dir, "env.json")
 	getenv := func(k string) string { return map[string]string{EnvVar: env}[k] }
