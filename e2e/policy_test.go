@@ -191,6 +191,9 @@ func TestPolicyCLI(t *testing.T) {
 	if code != 4 || !strings.Contains(out, "blocked_by_policy") || !strings.Contains(out, f.denyURL) || !strings.Contains(out, f.policy) {
 		t.Errorf("get blocked: code %d\n%s", code, out)
 	}
+	if out, errOut, code := h.run(t, env, "mcp", "test", "blocked", "evil"); code != 4 || strings.Count(out, "blocked_by_policy: ") != 2 {
+		t.Errorf("test blocked evil: code %d\n%s%s", code, out, errOut)
+	}
 	if out, _, code := h.run(t, env, "mcp", "get", "corp"); code != 0 || !strings.Contains(out, "state:") || !strings.Contains(out, "ready") {
 		t.Errorf("get corp: code %d\n%s", code, out)
 	}

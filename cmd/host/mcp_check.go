@@ -116,6 +116,8 @@ func printTest(w io.Writer, st runtime.Status, elapsed time.Duration) {
 		fmt.Fprintf(w, "login required: %s: %s (run: host mcp login %s)\n", id, lastErr, id)
 	case runtime.StateApprovalRequired:
 		fmt.Fprintf(w, "not approved: %s: %s (run: host mcp approve %s)\n", id, lastErr, id)
+	case runtime.StateBlockedByPolicy:
+		fmt.Fprintf(w, "blocked_by_policy: %s: %s\n", id, lastErr)
 	default:
 		fmt.Fprintf(w, "failed: %s after %s: %s\n", id, elapsed, lastErr)
 		if st.Stderr != "" {
