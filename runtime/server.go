@@ -48,7 +48,6 @@ func newServer(m *Manager, e config.ServerEntry) *server {
 		Enabled:   e.Config.IsEnabled(),
 		State:     StateConnecting,
 		Warnings:  e.Warnings(),
-		Managed:   e.Forced(),
 	}
 	switch {
 	case e.Blocked != nil:

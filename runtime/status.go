@@ -94,8 +94,6 @@ type Status struct {
 	Approval *ApprovalStatus `json:"approval,omitempty"`
 	// Policy is set when the managed policy blocks the server.
 	Policy *PolicyStatus `json:"policy,omitempty"`
-	// Managed marks a server the organization provides (forced on).
-	Managed bool `json:"managed,omitempty"`
 	// Warnings are problems that do not stop the server, such as a
 	// project's "trust": true being ignored.
 	Warnings []string `json:"warnings,omitempty"`

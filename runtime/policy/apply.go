@@ -140,13 +140,22 @@ func (p *Policy) Check(e *config.ServerEntry, expanded *config.ServerConfig) *co
 		case p.ProjectServers != nil && !*p.ProjectServers && e.FromProject():
 			return block(`"project_servers": false`, "a project file (%s) defines this server", e.DefinedPath)
 		}
+		// Reasons quote the definition as written: an expanded value may
+		// be a secret.
 		for i, r := range p.Deny {
-			if r.matches(raw, true) || (expanded != nil && r.matches(expanded, true)) {
-				return block(fmt.Sprintf("deny[%d] %s", i, r), "%s matches it", describe(final))
+			if r.matches(raw, true) {
+				return block(fmt.Sprintf("deny[%d] %s", i, r), "%s matches it", describe(raw))
+			}
+			if expanded != nil && r.matches(expanded, true) {
+				return block(fmt.Sprintf("deny[%d] %s", i, r), "%s matches it once its ${VAR} references are expanded", describe(raw))
 			}
 		}
 		if len(p.Allow) > 0 && !slices.ContainsFunc(p.Allow, func(r Rule) bool { return r.matches(final, false) }) {
-			return block("allow", "%s matches none of its %d rules", describe(final), len(p.Allow))
+			how := ""
+			if final != raw {
+				how = " once its ${VAR} references are expanded"
+			}
+			return block("allow", "%s matches none of its %d rules%s", describe(raw), len(p.Allow), how)
 		}
 		if b := p.hostForm(final); b != nil {
 			return b
