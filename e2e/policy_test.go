@@ -203,6 +203,40 @@ func TestPolicyCLI(t *testing.T) {
 		}
 	}
 
+	// Registry-only and sandbox-required: every user server is blocked by
+	// user_servers; the organization's stdio server by sandbox_required,
+	// as this build has no sandbox; its http one runs.
+	strict := filepath.Join(filepath.Dir(h.dir), "strict.json")
+	writeJSONFile(t, strict, map[string]any{
+		"user_servers": "registry_only", "sandbox_required": true,
+		"servers": map[string]any{"corp": map[string]any{"command": h.bin, "args": []string{"demo-stdio-server"}}, "remote": map[string]any{"url": f.lb.URL + "/ok/remote"}},
+	})
+	out, errOut, _ = h.run(t, []string{"MCP_HOST_MANAGED_POLICY=" + strict}, "mcp", "list", "--json")
+	rows = nil // Unmarshal would keep fields the new rows lack
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("list --json: %v\n%s%s", err, out, errOut)
+	}
+	for _, r := range rows {
+		want := `"user_servers": "registry_only"`
+		switch r.ID {
+		case "corp":
+			want = `"sandbox_required": true`
+		case "remote":
+			want = ""
+		}
+		if got := ""; r.Policy != nil {
+			got = r.Policy.Rule
+			if got != want {
+				t.Errorf("%s under registry_only+sandbox_required: blocked by %q, want %q", r.ID, got, want)
+			}
+		} else if want != "" {
+			t.Errorf("%s under registry_only+sandbox_required: not blocked, want %q", r.ID, want)
+		}
+	}
+	if _, errOut, code := h.run(t, []string{"MCP_HOST_MANAGED_POLICY=" + strict}, "mcp", "add", "mine", f.lb.URL+"/ok/mine"); code != 4 || !strings.Contains(errOut, "registry_only") {
+		t.Errorf("add under registry_only: code %d\n%s", code, errOut)
+	}
+
 	// A policy file MCP_HOST_MANAGED_POLICY names and that is missing
 	// fails closed too (it was asked for).
 	out, _, _ = h.run(t, []string{"MCP_HOST_MANAGED_POLICY=" + filepath.Join(filepath.Dir(h.dir), "none.json")}, "mcp", "list", "--json")
@@ -215,6 +249,7 @@ func TestPolicyCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, _ = h.run(t, env, "mcp", "list", "--json")
+	rows = nil
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("list --json: %v\n%s", err, out)
 	}
