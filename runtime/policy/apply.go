@@ -12,9 +12,11 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
-// SandboxAvailable reports whether this build can confine a stdio server;
-// "sandbox_required" blocks every stdio server while it is false.
-var SandboxAvailable = func(*config.ServerConfig) bool { return false }
+// sandboxed reports whether the stdio server cfg would run confined. This
+// build has no sandbox for stdio servers, so "sandbox_required" blocks
+// them all; with one, this is where the server's effective sandbox
+// setting (and whether the OS offers it) is read.
+func sandboxed(*config.ServerConfig) bool { return false }
 
 // Apply enforces the policy on the effective configuration, in place:
 // the servers it provides replace any of the same id and are forced on;
@@ -161,7 +163,7 @@ func (p *Policy) Check(e *config.ServerEntry, expanded *config.ServerConfig) *co
 			return b
 		}
 	}
-	if p.SandboxRequired && final.TransportName() == "stdio" && !SandboxAvailable(final) {
+	if p.SandboxRequired && final.TransportName() == "stdio" && !sandboxed(final) {
 		return block(`"sandbox_required": true`, "this stdio server would run without a sandbox")
 	}
 	if port, ok := callbackPort(final); ok && len(p.OAuthCallbackPorts) > 0 && !slices.Contains(p.OAuthCallbackPorts, port) {
