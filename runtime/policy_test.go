@@ -49,9 +49,11 @@ func TestPolicyBlockedServerIsNeverContacted(t *testing.T) {
 	nothing := func(string) (string, bool) { return "", false }
 	entries := applied(t, `{"deny": [{"url": "http://127.0.0.1:*/blocked*"}]}`, nothing,
 		httpEntry("blocked", blockedURL), httpEntry("later", "${LATER_URL}"))
+	var later atomic.Value
+	later.Store(blockedURL)
 	m := runtime.NewManager(runtime.ManagerOptions{LookupEnv: func(k string) (string, bool) {
 		if k == "LATER_URL" {
-			return blockedURL, true
+			return later.Load().(string), true
 		}
 		return "", false
 	}})
@@ -73,6 +75,15 @@ func TestPolicyBlockedServerIsNeverContacted(t *testing.T) {
 	}
 	m.Apply(append(entries, applied(t, `{"deny": [{"url": "http://127.0.0.1:*/blocked*"}]}`, nothing, httpEntry("ok", srv.URL+"/ok"))...))
 	waitState(t, m, "ok", runtime.StateReady, 10*time.Second)
+	// The variable now names an allowed URL: a reconnect connects, and the
+	// status no longer names a rule.
+	later.Store(srv.URL + "/fine")
+	if err := m.Reconnect("later"); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitState(t, m, "later", runtime.StateReady, 10*time.Second); st.Policy != nil {
+		t.Errorf("ready, yet blocked by %+v", st.Policy)
+	}
 }
 
 // TestPolicyToolDenyAndForced: a tool_deny glob hides the tool and refuses

@@ -153,7 +153,7 @@ func (sv *server) loop() {
 	}
 	attempts := 0
 	for {
-		sv.update(func(st *Status) { st.State, st.NextRetryAt = StateConnecting, time.Time{} })
+		sv.update(func(st *Status) { st.State, st.NextRetryAt, st.Policy = StateConnecting, time.Time{}, nil })
 		s, err := sv.connect()
 		if sv.ctx.Err() != nil {
 			if s != nil {

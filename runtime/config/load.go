@@ -37,6 +37,7 @@ type PolicyBlock struct {
 	Reason string
 }
 
+// Error says the file, the rule and the reason in one line.
 func (b *PolicyBlock) Error() string {
 	return fmt.Sprintf("blocked by the managed policy %s: %s: %s", b.File, b.Rule, b.Reason)
 }
@@ -103,8 +104,9 @@ func (e *ServerEntry) Wrap(err error) error {
 // approval before it starts.
 func (e *ServerEntry) FromProject() bool { return e.DefinedIn == SourceProject }
 
-// Trusted reports "trust": true from the user's global config, the only
-// layer allowed to switch the confirm prompt off.
+// Trusted reports "trust": true from the user's global config or from
+// the organization's managed policy, the only layers allowed to switch the
+// confirm prompt off.
 func (e *ServerEntry) Trusted() bool {
 	return e.Config.Trust && (e.DefinedIn == SourceGlobal || e.DefinedIn == SourceManaged)
 }
