@@ -93,9 +93,10 @@ func (p *Policy) applyEntry(e *config.ServerEntry, lookup func(string) (string, 
 	entry := *e
 	e.Check = func(expanded *config.ServerConfig) *config.PolicyBlock { return p.Check(&entry, expanded) }
 	if e.Err != nil {
-		// An invalid entry does not run anyway; the policy still says
-		// so when it forbids every user server.
-		if !e.Forced() && p.Err != nil {
+		// An invalid entry does not run anyway; when the policy forbids
+		// it too (a rule that needs no valid definition, or one its
+		// definition as written matches), that is what it shows.
+		if !e.Forced() {
 			e.Blocked = p.Check(e, nil)
 		}
 		return

@@ -188,6 +188,11 @@ func TestUserServers(t *testing.T) {
 			t.Errorf("%s: forced server %+v", mode, c)
 		}
 	}
+	invalid := httpEntry("bad", "not a url")
+	invalid.Err = errors.New("field \"url\": must be an absolute http(s) URL")
+	if b := judge(parse(t, `{"user_servers": "none"}`), noEnv, invalid)["bad"].Blocked; b == nil || b.Rule != `"user_servers": "none"` {
+		t.Errorf("an invalid user server under none: %v", b)
+	}
 	if b := judge(parse(t, `{"user_servers": "allow"}`), noEnv, httpEntry("mine", "https://x.example/"))["mine"].Blocked; b != nil {
 		t.Errorf("allow: %v", b)
 	}
