@@ -84,28 +84,28 @@ var profile = idna.New(
 var display = idna.New(idna.BidiRule(), idna.StrictDomainName(false), idna.CheckHyphens(true), idna.CheckJoiners(true))
 
 // Parse checks raw and returns its display form. It refuses (with an error
-// that quotes raw sanitized and bounded) a URL that does not parse, has no
+// that never quotes raw's path or query, which may hold secrets) a URL that does not parse, has no
 // host, has userinfo ([ErrUserinfo]), holds a hidden character
 // ([ErrHidden]) or whose host is not a valid internationalized domain
 // name or IP address.
 func Parse(raw string) (*URL, error) {
 	if err := checkHidden(raw); err != nil {
-		return nil, fmt.Errorf("URL %q: %w", termsafe.LineMax(raw, maxShown), err)
+		return nil, err
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("URL %q does not parse", termsafe.LineMax(raw, maxShown))
+		return nil, errors.New("the URL does not parse")
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("URL %q: %w", termsafe.LineMax(raw, maxShown), ErrUserinfo)
+		return nil, ErrUserinfo
 	}
 	name := u.Hostname()
 	if name == "" {
-		return nil, fmt.Errorf("URL %q has no host", termsafe.LineMax(raw, maxShown))
+		return nil, errors.New("the URL has no host")
 	}
 	ascii, uni, err := hostForms(name)
 	if err != nil {
-		return nil, fmt.Errorf("URL %q: %w", termsafe.LineMax(raw, maxShown), err)
+		return nil, err
 	}
 	host := ascii
 	if strings.Contains(ascii, ":") {
@@ -146,7 +146,7 @@ func Host(name string) (ascii, unicodeForm string, err error) {
 func Text(raw string) string {
 	u, err := Parse(raw)
 	if err != nil {
-		return fmt.Sprintf("%q (not shown: %v)", termsafe.LineMax(raw, maxShown), reason(err))
+		return fmt.Sprintf("%q (refused: %v)", termsafe.LineMax(raw, maxShown), reason(err))
 	}
 	return u.Display
 }
@@ -170,7 +170,7 @@ func hostForms(name string) (ascii, uni string, err error) {
 	}
 	ascii, err = profile.ToASCII(name)
 	if err != nil {
-		return "", "", fmt.Errorf("its host is not a valid domain name: %w", err)
+		return "", "", fmt.Errorf("its host %q is not a valid domain name", termsafe.LineMax(name, maxShown))
 	}
 	if !plainASCII(ascii) {
 		return "", "", errors.New("its host has characters no domain name holds")

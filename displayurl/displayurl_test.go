@@ -106,7 +106,7 @@ func TestText(t *testing.T) {
 		t.Errorf("Text = %q", got)
 	}
 	got := displayurl.Text("https://good.com@evil.com/")
-	if !strings.Contains(got, "not shown: it has userinfo") {
+	if !strings.Contains(got, "refused: it has userinfo") {
 		t.Errorf("Text of a userinfo URL = %q, want it flagged", got)
 	}
 }

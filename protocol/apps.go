@@ -100,6 +100,9 @@ type AppConfirm struct {
 	AppInstance
 	Text string `json:"text,omitempty"`
 	URL  string `json:"url,omitempty"`
+	// DisplayForm is URL's form to show (app_open_link): show it, not a
+	// host read from URL.
+	DisplayForm
 }
 
 // AppReadResourceParams read a resource for an app (app.read_resource).

@@ -33,10 +33,12 @@ const ConfirmKindElicitation = "elicitation"
 // ConfirmElicitation details an elicitation confirm: which server asks the
 // user to continue on which page, and why. Message is the server's claim,
 // stripped of controls and bounded; URL has passed the runtime's browser
-// check (https, or http on loopback) and is shown to the user in full.
+// check (https, or http on loopback) and its display check: show
+// DisplayURL and DisplayHost ([DisplayForm]), open URL.
 type ConfirmElicitation struct {
-	Server        string `json:"server"`
-	URL           string `json:"url"`
+	Server string `json:"server"`
+	URL    string `json:"url"`
+	DisplayForm
 	Message       string `json:"message,omitempty"`
 	ElicitationID string `json:"elicitation_id,omitempty"`
 }

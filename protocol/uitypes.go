@@ -74,8 +74,15 @@ type ConfirmTool struct {
 // ConfirmLogin is what the user needs to decide about a login.
 type ConfirmLogin struct {
 	Server string `json:"server"`
-	// Issuer is the authorization server.
+	// Issuer is the authorization server, as its metadata names it.
 	Issuer string `json:"issuer,omitempty"`
+	// IssuerDisplay is the issuer to show: its display form ([DisplayForm]),
+	// or, when the issuer has userinfo or hidden characters, a quote of it
+	// marked as not shown.
+	IssuerDisplay string `json:"issuer_display,omitempty"`
+	// IssuerHost is the issuer's host in the form [DisplayForm.DisplayHost]
+	// describes.
+	IssuerHost string `json:"issuer_host,omitempty"`
 	// URL is empty: the login confirm comes before the client registers
 	// with the authorization server, so the authorization URL is not known
 	// yet (it arrives with ui.open_url.request or ui.prompt.request). Kept
@@ -96,9 +103,11 @@ type ConfirmResult struct {
 type PromptParams struct {
 	Title   string `json:"title"`
 	Message string `json:"message"`
-	// URL is shown for the user to open, when the prompt is a paste-back.
-	URL       string `json:"url,omitempty"`
-	TimeoutMS int64  `json:"timeout_ms"`
+	// URL is for the user to open, when the prompt is a paste-back.
+	URL string `json:"url,omitempty"`
+	// DisplayForm is URL's form to show.
+	DisplayForm
+	TimeoutMS int64 `json:"timeout_ms"`
 }
 
 // PromptResult answers ui.prompt.request.
@@ -110,7 +119,10 @@ type PromptResult struct {
 // OpenURLParams ask a UI that declared open_url to open a URL
 // (ui.open_url.request), after the user consented.
 type OpenURLParams struct {
-	URL    string `json:"url"`
+	// URL is the URL to open, exactly as given.
+	URL string `json:"url"`
+	// DisplayForm is URL's form to show: show it, open URL.
+	DisplayForm
 	Server string `json:"server,omitempty"`
 	// Purpose is "login" or "elicitation" ([OpenURLLogin],
 	// [OpenURLElicitation]).
@@ -121,6 +133,25 @@ type OpenURLParams struct {
 	// ElicitationID is the server's id of a URL-mode elicitation; the
 	// matching mcp.elicitation.complete carries it.
 	ElicitationID string `json:"elicitation_id,omitempty"`
+}
+
+// DisplayForm is how a URL is shown to a person, beside the raw URL that
+// is opened. The runtime sets it on every URL it asks the UI to show or
+// open (ui.open_url.request, a login's paste-back prompt, the confirms of
+// an elicitation's page and an app's link), after checking the URL: it
+// has no userinfo ("https://good.com@evil.com" is refused) and no
+// invisible, bidirectional, control or space character. A UI shows these
+// fields, never a host read from URL itself: a look-alike host
+// ("аpple.com" with a Cyrillic "а") is shown in its ASCII form,
+// "xn--pple-43d.com".
+type DisplayForm struct {
+	// DisplayURL is the URL with its host in ASCII (IDNA, punycode) form.
+	DisplayURL string `json:"display_url,omitempty"`
+	// DisplayHost is the host (with the port the URL names) in ASCII form,
+	// followed by its Unicode form in parentheses only when each of its
+	// labels is written in a single script: "xn--pple-43d.com",
+	// "xn--bcher-kva.example (bücher.example)".
+	DisplayHost string `json:"display_host,omitempty"`
 }
 
 // OpenURLResult answers ui.open_url.request.

@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/mcp-host/mcp-host/displayurl"
 )
 
 // CheckBrowserURL returns an error unless raw may be opened in a browser: an
-// https URL with a host, or an http URL on a loopback host. Every
+// https URL with a host, or an http URL on a loopback host, that
+// displayurl.Parse accepts (no userinfo, no hidden characters, a valid
+// host name). Every
 // authorization URL the handler hands to a [LoginPrompter] passes it; a
 // prompter that opens URLs it did not get from the handler should check
 // them too. The error names the scheme and host, never the query.
@@ -19,9 +23,11 @@ func CheckBrowserURL(raw string) error {
 	}
 	scheme := strings.ToLower(u.Scheme)
 	switch {
-	case scheme == "https" && u.Hostname() != "":
-		return nil
-	case scheme == "http" && isLoopbackHost(u.Hostname()):
+	case scheme == "https" && u.Hostname() != "", scheme == "http" && isLoopbackHost(u.Hostname()):
+		// What a person is shown of it must be where it goes.
+		if _, err := displayurl.Parse(raw); err != nil {
+			return fmt.Errorf("refusing to open a URL on host %q in a browser: %w", clean(u.Hostname(), maxShownCode), err)
+		}
 		return nil
 	}
 	return fmt.Errorf("refusing to open a %q URL on host %q in a browser: only https URLs, and http URLs on loopback, are opened", clean(scheme, 16), clean(u.Hostname(), maxShownCode))

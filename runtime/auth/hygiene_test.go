@@ -181,3 +181,25 @@ func TestSecretsAreRegisteredWithTheRedactor(t *testing.T) {
 	msg := redact.String("dial failed for access-1 with refresh-1, dcr-secret-registered-1, stored-access-xyz, stored-refresh-xyz")
 	noSecrets(t, "redacted message", msg, "access-1", "refresh-1", "dcr-secret-registered-1", "stored-access-xyz", "stored-refresh-xyz")
 }
+
+// A URL a person would misread is never opened: userinfo makes the host
+// shown differ from the host reached, and a hidden character makes the URL
+// shown differ from the URL opened.
+func TestCheckBrowserURLRefusesMisleadingURLs(t *testing.T) {
+	for _, raw := range []string{
+		"https://good.com@evil.com/",
+		"https://good.com:x@evil.com/",
+		"http://good.com@127.0.0.1:9/",
+		"https://evil.com/\u202egood",
+		"https://ev\u200bil.com/",
+	} {
+		if err := CheckBrowserURL(raw); err == nil {
+			t.Errorf("CheckBrowserURL(%q) = nil, want a refusal", raw)
+		}
+	}
+	for _, raw := range []string{"https://xn--pple-43d.com/x?state=1", "https://\u0430pple.com/", "http://127.0.0.1:9/cb"} {
+		if err := CheckBrowserURL(raw); err != nil {
+			t.Errorf("CheckBrowserURL(%q) = %v, want nil", raw, err)
+		}
+	}
+}

@@ -267,16 +267,20 @@ func (s *service) AppOpenLink(ctx context.Context, p *protocol.AppOpenLinkParams
 	if err := auth.CheckBrowserURL(p.URL); err != nil {
 		return nil, protocol.NewError(protocol.CodeInvalidParams, data, "app.open_link: %v", err)
 	}
+	shown, err := displayForm(p.URL)
+	if err != nil {
+		return nil, protocol.NewError(protocol.CodeInvalidParams, data, "app.open_link: %v", err)
+	}
 	data.Field = ""
 	ok, err := s.appConsent(ctx, protocol.ConfirmKindAppLink, in,
 		"Open a link for the app?",
-		fmt.Sprintf("The app of tool %q (MCP server %q) wants to open %s in your browser.", in.Tool, in.Server, p.URL),
-		&protocol.AppConfirm{AppInstance: *wireInstance(in), URL: p.URL})
+		fmt.Sprintf("The app of tool %q (MCP server %q) wants to open a page on %s (%s) in your browser.", in.Tool, in.Server, shown.DisplayHost, shown.DisplayURL),
+		&protocol.AppConfirm{AppInstance: *wireInstance(in), URL: p.URL, DisplayForm: shown})
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, protocol.NewError(protocol.CodeCancelled, data, "the user did not let the app of tool %q (server %q) open %s", in.Tool, in.Server, p.URL)
+		return nil, protocol.NewError(protocol.CodeCancelled, data, "the user did not let the app of tool %q (server %q) open %s", in.Tool, in.Server, shown.DisplayURL)
 	}
 	s.mu.Lock()
 	useUI := s.caps.OpenURL
@@ -287,7 +291,7 @@ func (s *service) AppOpenLink(ctx context.Context, p *protocol.AppOpenLinkParams
 		}
 		return &protocol.AppOpenLinkResult{Opened: true}, nil
 	}
-	res, err := s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, Server: in.Server, Purpose: "app_link"})
+	res, err := s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, DisplayForm: shown, Server: in.Server, Purpose: "app_link"})
 	if err != nil {
 		return nil, protocol.NewError(protocol.CodeFailed, data, "the UI did not open the link: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-host/mcp-host/displayurl"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -42,6 +43,10 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 		s.logUI("warn", server, fmt.Sprintf("declined a request to open a page: %v", err))
 		return decline, nil
 	}
+	shown, err := displayForm(p.URL)
+	if err != nil { // CheckBrowserURL has checked it: never here
+		return decline, nil
+	}
 	s.mu.Lock()
 	caps := s.caps
 	ready := s.initialized
@@ -57,10 +62,10 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 	res, err := s.ui.Confirm(ctx, &protocol.ConfirmParams{
 		Kind:    protocol.ConfirmKindElicitation,
 		Title:   fmt.Sprintf("Open a page for %s?", server),
-		Message: fmt.Sprintf("MCP server %q asks you to continue at %s. Open it in a browser?", server, p.URL),
+		Message: fmt.Sprintf("MCP server %q asks you to continue on %s (%s). Open it in a browser?", server, shown.DisplayHost, shown.DisplayURL),
 		Options: []string{protocol.AnswerYes, protocol.AnswerNo},
 		Elicitation: &protocol.ConfirmElicitation{
-			Server: server, URL: p.URL, Message: msg, ElicitationID: id,
+			Server: server, URL: p.URL, DisplayForm: shown, Message: msg, ElicitationID: id,
 		},
 		TimeoutMS: urlElicitTimeout.Milliseconds(),
 	})
@@ -76,7 +81,7 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 		// as the user has.
 		s.opened.add(server, id)
 	}
-	if err := s.openElicitationPage(ctx, caps.OpenURL, server, p.URL, msg, id); err != nil {
+	if err := s.openElicitationPage(ctx, caps.OpenURL, server, p.URL, shown, msg, id); err != nil {
 		s.opened.take(server, id)
 		s.logUI("warn", server, fmt.Sprintf("could not open the page the server asked for: %v", err))
 		return decline, nil
@@ -86,12 +91,12 @@ func (s *service) elicitURL(ctx context.Context, server string, p *mcp.ElicitPar
 
 // openElicitationPage opens an elicitation's page the user agreed to:
 // through the UI when it declared open_url, else in the system browser.
-func (s *service) openElicitationPage(ctx context.Context, uiOpens bool, server, url, msg, id string) error {
+func (s *service) openElicitationPage(ctx context.Context, uiOpens bool, server, url string, shown protocol.DisplayForm, msg, id string) error {
 	if !uiOpens {
 		return runtime.OpenBrowser(url)
 	}
 	res, err := s.ui.OpenURL(ctx, &protocol.OpenURLParams{
-		URL: url, Server: server, Purpose: protocol.OpenURLElicitation, Message: msg, ElicitationID: id,
+		URL: url, DisplayForm: shown, Server: server, Purpose: protocol.OpenURLElicitation, Message: msg, ElicitationID: id,
 	})
 	if err != nil {
 		return fmt.Errorf("ask the UI to open it: %w", err)
@@ -100,6 +105,16 @@ func (s *service) openElicitationPage(ctx context.Context, uiOpens bool, server,
 		return fmt.Errorf("the UI could not open it")
 	}
 	return nil
+}
+
+// displayForm is the form of raw the UI shows ([protocol.DisplayForm]),
+// or the reason raw must not be shown (displayurl.Parse's).
+func displayForm(raw string) (protocol.DisplayForm, error) {
+	u, err := displayurl.Parse(raw)
+	if err != nil {
+		return protocol.DisplayForm{}, fmt.Errorf("a URL a person cannot judge: %w", err)
+	}
+	return protocol.DisplayForm{DisplayURL: u.Display, DisplayHost: u.HostText()}, nil
 }
 
 // elicitationComplete tells the UI that a server finished an elicitation

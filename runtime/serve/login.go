@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcp-host/mcp-host/displayurl"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -64,12 +65,13 @@ func (u serveLoginUI) ConfirmLogin(ctx context.Context, p runtime.LoginPrompt) (
 	if !u.caps().Confirm {
 		return false, errors.New("the UI cannot confirm a login (it did not declare confirm)")
 	}
+	issuer, host := issuerForms(p.Issuer)
 	res, err := u.s.ui.Confirm(ctx, &protocol.ConfirmParams{
 		Kind:    protocol.ConfirmKindLogin,
 		Title:   fmt.Sprintf("Log in to %s?", p.Server),
-		Message: fmt.Sprintf("MCP server %q needs you to log in at %s. Open the login page in a browser?", p.Server, p.Issuer),
+		Message: fmt.Sprintf("MCP server %q needs you to log in at %s. Open the login page in a browser?", p.Server, issuer),
 		Options: []string{protocol.AnswerYes, protocol.AnswerNo},
-		Login:   &protocol.ConfirmLogin{Server: p.Server, Issuer: p.Issuer, URL: p.URL},
+		Login:   &protocol.ConfirmLogin{Server: p.Server, Issuer: p.Issuer, IssuerDisplay: issuer, IssuerHost: host, URL: p.URL},
 		// The person may need time to read; the login wait has its own bound.
 		TimeoutMS: auth.DefaultLoginTimeout.Milliseconds(),
 	})
@@ -83,7 +85,11 @@ func (u serveLoginUI) OpenURL(ctx context.Context, p runtime.LoginPrompt) error 
 	if !u.caps().OpenURL {
 		return runtime.OpenBrowser(p.URL)
 	}
-	res, err := u.s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, Server: p.Server, Purpose: "login"})
+	shown, err := displayForm(p.URL)
+	if err != nil {
+		return fmt.Errorf("the login page: %w", err)
+	}
+	res, err := u.s.ui.OpenURL(ctx, &protocol.OpenURLParams{URL: p.URL, DisplayForm: shown, Server: p.Server, Purpose: "login"})
 	if err != nil {
 		return err
 	}
@@ -97,11 +103,16 @@ func (u serveLoginUI) PromptRedirect(ctx context.Context, p runtime.LoginPrompt)
 	if !u.caps().Prompt {
 		return "", errors.New("no browser could open and the UI cannot prompt for the redirect URL (it did not declare prompt)")
 	}
+	shown, err := displayForm(p.URL)
+	if err != nil {
+		return "", fmt.Errorf("the login page: %w", err)
+	}
 	res, err := u.s.ui.Prompt(ctx, &protocol.PromptParams{
-		Title:     fmt.Sprintf("Log in to %s", p.Server),
-		Message:   "Open this URL in a browser and log in. The browser then ends on an address starting with " + p.RedirectURI + " (the page may fail to load): paste that whole address here.",
-		URL:       p.URL,
-		TimeoutMS: auth.DefaultLoginTimeout.Milliseconds(),
+		Title:       fmt.Sprintf("Log in to %s", p.Server),
+		Message:     "Open this URL in a browser and log in. The browser then ends on an address starting with " + p.RedirectURI + " (the page may fail to load): paste that whole address here.",
+		URL:         p.URL,
+		DisplayForm: shown,
+		TimeoutMS:   auth.DefaultLoginTimeout.Milliseconds(),
 	})
 	if err != nil {
 		return "", err
@@ -110,4 +121,19 @@ func (u serveLoginUI) PromptRedirect(ctx context.Context, p runtime.LoginPrompt)
 		return "", runtime.ErrLoginDeclined
 	}
 	return res.Value, nil
+}
+
+// issuerForms are the authorization server's identity as a person is shown
+// it in a login's consent: the issuer's display form and its host (see
+// [protocol.DisplayForm]). An issuer that displayurl refuses is quoted,
+// marked as refused, with no host.
+func issuerForms(issuer string) (shown, host string) {
+	if issuer == "" {
+		return "", ""
+	}
+	u, err := displayurl.Parse(issuer)
+	if err != nil {
+		return displayurl.Text(issuer), ""
+	}
+	return u.Display, u.HostText()
 }
