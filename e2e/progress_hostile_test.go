@@ -123,6 +123,7 @@ func rssKB(pid int) int {
 // reach the UI as at most ~10 a second, the last one (10000/10000) always,
 // stripped and bounded; for a run's call and for a direct tool.call.
 func TestProgressHostileFlood(t *testing.T) {
+	measuresMemory(t) // the race detector would multiply the RSS measured
 	a, b := newProgressPeer(t), newProgressPeer(t)
 	flood := adapter.PublicName("a", "flood")
 	h := startProgressHost(t, a, b, []map[string]any{
