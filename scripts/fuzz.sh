@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every fuzz target briefly (FUZZTIME inputs each, default 20000x, some
+# Runs every fuzz target (found by itself, below) briefly (FUZZTIME inputs each, default 20000x, some
 # seconds): the seed corpora already run under go test; this looks a little
 # further on every run. A finding fails the run and is written to the
 # package's testdata/fuzz for go test to replay. The budget is a count, not a
@@ -8,16 +8,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-20000x}
-targets=(
-  "./termsafe FuzzSanitize"
-  "./runtime/config FuzzLoad"
-  "./runtime/session FuzzStdioLineFilter"
-  "./runtime/session FuzzSSEGuard"
-  "./runtime/session FuzzIDScanner"
-  "./runtime/session FuzzAnswerMatch"
-  "./chat FuzzMarkdown"
-  "./runtime/adapter FuzzSchema"
+# Every Fuzz* target of the module, found here rather than listed by hand
+# (a new or renamed target runs without anyone remembering this file):
+# "dir name" for each `func FuzzX(f *testing.F)` in a _test.go file,
+# outside node_modules and dot directories.
+mapfile -t targets < <(
+  find . \( -name node_modules -o -name '.?*' \) -prune -o -name '*_test.go' -print0 |
+    xargs -0 grep -HoE '^func Fuzz[A-Za-z0-9_]*\(' |
+    sed -E 's#^(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\($#\1 \2#' |
+    sort -u
 )
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "fuzz: no Fuzz* targets found; the search is broken" >&2
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets"
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
   echo "fuzz: $name in $pkg for $fuzztime"
