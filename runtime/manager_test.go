@@ -155,22 +155,29 @@ func TestTenServersThreeBroken(t *testing.T) {
 }
 
 // TestServerComesBack: a server that dies goes to error, calls fail fast
-// with a clear error, and it is ready again once the server returns.
+// with a clear error, and it is ready again once the server returns. The
+// port stays the test's all along (a [switchListener] drops connections
+// while the server is down), so no other process can take it in between
+// and the second half always runs.
 func TestServerComesBack(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	serve := func(l net.Listener) *http.Server {
-		s := &http.Server{Handler: mcpHandler()}
-		go s.Serve(l)
-		return s
-	}
-	srv := serve(l)
+	l := &switchListener{Listener: inner, conns: map[net.Conn]bool{}}
+	var hmu sync.Mutex
+	handler := mcpHandler()
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hmu.Lock()
+		h := handler
+		hmu.Unlock()
+		h.ServeHTTP(w, r)
+	})}
+	go srv.Serve(l)
+	defer srv.Close()
 	m := runtime.NewManager(runtime.ManagerOptions{MinBackoff: 100 * time.Millisecond, MaxBackoff: 300 * time.Millisecond})
 	defer m.Close()
-	e := httpEntry("flaky", "http://"+addr)
+	e := httpEntry("flaky", "http://"+inner.Addr().String())
 	e.Config.RequestTimeoutMS = 3000
 	m.Apply([]config.ServerEntry{e})
 	waitState(t, m, "flaky", runtime.StateReady, 10*time.Second)
@@ -181,7 +188,7 @@ func TestServerComesBack(t *testing.T) {
 		errc <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
-	srv.Close() // the server dies mid-call
+	l.setDown(true) // the server dies mid-call: its connections drop, new ones too
 	select {
 	case err := <-errc:
 		if err == nil {
@@ -197,12 +204,12 @@ func TestServerComesBack(t *testing.T) {
 	if _, err := m.CallTool(context.Background(), "flaky", "echo", map[string]any{"text": "x"}); err == nil || !strings.Contains(err.Error(), `"flaky"`) {
 		t.Errorf("call while down: %v, want a clear error naming the server", err)
 	}
-	l2, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Skipf("could not listen again on %s: %v", addr, err)
-	}
-	srv2 := serve(l2)
-	defer srv2.Close()
+	// The server returns, restarted: a new MCP server that knows no
+	// session of before.
+	hmu.Lock()
+	handler = mcpHandler()
+	hmu.Unlock()
+	l.setDown(false)
 	waitState(t, m, "flaky", runtime.StateReady, 15*time.Second)
 	res, err := m.CallTool(context.Background(), "flaky", "echo", map[string]any{"text": "back"})
 	if err != nil {
@@ -210,6 +217,46 @@ func TestServerComesBack(t *testing.T) {
 	}
 	if res.Content[0].(*mcp.TextContent).Text != "back" {
 		t.Error("wrong echo")
+	}
+}
+
+// switchListener is a listener that can play a dead server: while down,
+// it closes every connection it accepts, and going down closes the open
+// ones; the port itself stays bound.
+type switchListener struct {
+	net.Listener
+	mu    sync.Mutex
+	down  bool
+	conns map[net.Conn]bool
+}
+
+func (l *switchListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		if l.down {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		l.conns[c] = true
+		l.mu.Unlock()
+		return c, nil
+	}
+}
+
+func (l *switchListener) setDown(down bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.down = down
+	if down {
+		for c := range l.conns {
+			c.Close()
+		}
+		clear(l.conns)
 	}
 }
 
