@@ -13,6 +13,11 @@
 //	-huge-app N     adds the tool "huge", an MCP App whose UI resource
 //	                ui://evil/huge.html is N bytes of HTML
 //	-reads FILE     appends a line to FILE for every read of that resource
+//	-events FILE    appends "EVENT PID UNIXNANO" lines to FILE: "start" when
+//	                the process starts, "ready" after -start-delay, "eof"
+//	                when stdin closed, "sigterm" for each SIGTERM (-stubborn
+//	                still ignores it): what the tests assert instead of
+//	                timing whole commands
 //
 // Tools: "echo" returns its "text" argument; "hang" never answers and
 // ignores cancellation.
@@ -45,8 +50,16 @@ func main() {
 	startDelay := flag.Duration("start-delay", 0, "sleep before reading stdin")
 	hugeApp := flag.Int("huge-app", 0, "bytes of the huge app's UI resource (0: no huge app)")
 	reads := flag.String("reads", "", "file recording each read of the huge app's UI resource")
+	events := flag.String("events", "", "file recording start, ready, eof and sigterm")
 	flag.Parse()
+	event := func(kind string) {
+		if *events != "" {
+			appendLine(*events, fmt.Sprintf("%s %d %d", kind, os.Getpid(), time.Now().UnixNano()))
+		}
+	}
+	event("start")
 	time.Sleep(*startDelay)
+	event("ready")
 
 	switch {
 	case *sleep:
@@ -57,7 +70,16 @@ func main() {
 		record(*tree, "orphan", startSleeper())
 		return
 	}
-	if *stubborn {
+	if *stubborn && *events != "" {
+		// Noted and otherwise ignored.
+		sigs := make(chan os.Signal, 4)
+		signal.Notify(sigs, syscall.SIGTERM)
+		go func() {
+			for range sigs {
+				event("sigterm")
+			}
+		}()
+	} else if *stubborn {
 		signal.Ignore(syscall.SIGTERM)
 	}
 	if *banner != "" {
@@ -87,6 +109,7 @@ func main() {
 		addHugeApp(server, *hugeApp, *reads)
 	}
 	_ = server.Run(context.Background(), &mcp.StdioTransport{})
+	event("eof")
 	if *stubborn {
 		select {}
 	}
@@ -105,12 +128,19 @@ func startSleeper() int {
 }
 
 func record(file, role string, pid int) {
+	appendLine(file, fmt.Sprintf("%s %d", role, pid))
+}
+
+// appendLine appends line to file in one write.
+func appendLine(file, line string) {
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
-		fail("pid file: %v", err)
+		fail("%s: %v", file, err)
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s %d\n", role, pid)
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		fail("%s: %v", file, err)
+	}
 }
 
 func fail(format string, args ...any) {
