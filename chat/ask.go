@@ -24,7 +24,7 @@ func (m *Model) openAsk(a askMsg) {
 	switch {
 	case a.prompt != nil:
 		m.askStage = "prompt"
-		m.addLine("Open this URL in a browser and log in:\n" + a.prompt.URL)
+		m.addLine("Open this URL in a browser and log in:\n" + shownURL(a.prompt.URL, a.prompt.DisplayForm))
 		m.input.Placeholder = "paste the address here (Esc cancels)"
 	case a.elicit != nil:
 		form := newElicitForm(a.elicit.RequestedSchema)
@@ -163,12 +163,19 @@ func (m *Model) askView() string {
 		l := a.confirm.Login
 		fmt.Fprintf(&b, "%s\n", a.confirm.Message)
 		if l != nil {
-			fmt.Fprintf(&b, "authorization server: %s\n", l.Issuer)
+			issuer := l.Issuer
+			if l.IssuerDisplay != "" {
+				issuer = l.IssuerDisplay
+			}
+			fmt.Fprintf(&b, "authorization server: %s\n", issuer)
 		}
 		b.WriteString("[y]es, open the login page   [n]o")
 	case a.confirm != nil && a.confirm.Kind == protocol.ConfirmKindElicitation && a.confirm.Elicitation != nil:
 		e := a.confirm.Elicitation
-		fmt.Fprintf(&b, "%s asks you to continue on a page:\n%s\n", e.Server, e.URL)
+		fmt.Fprintf(&b, "%s asks you to continue on a page:\n%s\n", e.Server, shownURL(e.URL, e.DisplayForm))
+		if e.DisplayHost != "" {
+			fmt.Fprintf(&b, "host: %s\n", e.DisplayHost)
+		}
 		if e.Message != "" {
 			b.WriteString(styleDim.Render("its reason, claimed by the server: "+e.Message) + "\n")
 		}
@@ -320,4 +327,14 @@ func (f *elicitForm) set(text string) error {
 // tool's details.
 func yesNo(c *protocol.ConfirmParams) bool {
 	return c.Kind != protocol.ConfirmKindToolCall || c.Tool == nil
+}
+
+// shownURL is what this chat shows of a URL the runtime sent: its display
+// form (the host in ASCII form; see protocol.DisplayForm), or the URL
+// itself from a runtime that sends none.
+func shownURL(url string, d protocol.DisplayForm) string {
+	if d.DisplayURL != "" {
+		return d.DisplayURL
+	}
+	return url
 }

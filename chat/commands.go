@@ -161,7 +161,11 @@ func renderDetail(d protocol.ServerDetail) string {
 	row("state", d.State)
 	row("transport", d.Transport)
 	row("source", d.Source)
-	row("target", d.URL+d.Command)
+	target := d.URL
+	if d.DisplayURL != "" {
+		target = d.DisplayURL
+	}
+	row("target", target+d.Command)
 	if n := d.Environment; n != nil {
 		// Which variables a stdio server gets, by name: never values.
 		row("env (base)", strings.Join(n.Base, ", "))

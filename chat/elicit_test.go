@@ -33,6 +33,25 @@ func TestElicitationConfirm(t *testing.T) {
 	}
 }
 
+// A page on a look-alike host ("аpple.com" with a Cyrillic "а") is shown
+// in the display form the runtime sent (the host in ASCII form), never as
+// the raw URL that reads apple.com.
+func TestElicitationConfirmShowsTheDisplayForm(t *testing.T) {
+	m := newTestModel(&fakeRuntime{})
+	reply := make(chan answer, 1)
+	drive(m, askMsg{confirm: &protocol.ConfirmParams{
+		Kind: protocol.ConfirmKindElicitation, Title: "Open a page for pages?", Message: "continue?",
+		Elicitation: &protocol.ConfirmElicitation{Server: "pages", URL: "https://\u0430pple.com/signin",
+			DisplayForm: protocol.DisplayForm{DisplayURL: "https://xn--pple-43d.com/signin", DisplayHost: "xn--pple-43d.com"}},
+	}, reply: reply})
+	v := m.View()
+	if !strings.Contains(v, "https://xn--pple-43d.com/signin") || !strings.Contains(v, "host: xn--pple-43d.com") || strings.Contains(v, "\u0430pple") {
+		t.Errorf("the look-alike page is not shown in its ASCII form:\n%s", v)
+	}
+	drive(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'n'}})
+	<-reply
+}
+
 // A confirm of a kind this chat has no view for, without tool details,
 // is a plain yes/no question (a runtime newer than the chat must not crash
 // it), and Esc answers no.

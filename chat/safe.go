@@ -53,6 +53,7 @@ func clean(msg any) any {
 		if m.prompt != nil {
 			p := *m.prompt
 			p.Title, p.Message, p.URL = line(p.Title), text(p.Message), uncut(p.URL)
+			p.DisplayURL, p.DisplayHost = uncut(p.DisplayURL), line(p.DisplayHost)
 			m.prompt = &p
 		}
 		if m.elicit != nil {
@@ -113,6 +114,7 @@ func cleanLines(lines []string) []string {
 func cleanDetail(d *protocol.ServerDetail) {
 	cleanStatus(&d.ServerStatus)
 	d.Stderr, d.ServerLog, d.URL, d.Command = text(d.Stderr), text(d.ServerLog), uncut(d.URL), line(d.Command)
+	d.DisplayURL = uncut(d.DisplayURL)
 	if n := d.Environment; n != nil {
 		d.Environment = &protocol.EnvironmentNames{Base: cleanLines(n.Base), Env: cleanLines(n.Env), EnvVars: cleanLines(n.EnvVars), Unset: cleanLines(n.Unset)}
 	}
@@ -160,11 +162,13 @@ func cleanConfirm(c *protocol.ConfirmParams) {
 	if c.Login != nil {
 		l := *c.Login
 		l.Server, l.Issuer, l.URL = line(l.Server), line(l.Issuer), uncut(l.URL)
+		l.IssuerDisplay, l.IssuerHost = line(l.IssuerDisplay), line(l.IssuerHost)
 		c.Login = &l
 	}
 	if c.Elicitation != nil {
 		e := *c.Elicitation
 		e.Server, e.URL, e.Message, e.ElicitationID = line(e.Server), uncut(e.URL), text(e.Message), line(e.ElicitationID)
+		e.DisplayURL, e.DisplayHost = uncut(e.DisplayURL), line(e.DisplayHost)
 		c.Elicitation = &e
 	}
 }

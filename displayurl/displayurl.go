@@ -140,12 +140,17 @@ func Host(name string) (ascii, unicodeForm string, err error) {
 }
 
 // Text returns the text to show for raw: its [URL.Display] form, or, when
-// Parse refuses it, a sanitized, bounded quote of raw marked as refused.
-// It is for places that show a URL a person cannot act on (a status line);
-// what is opened must pass Parse.
+// Parse refuses it, a sanitized, bounded quote of raw marked as refused. A
+// configured URL whose host is a ${VAR} template (known only once
+// expanded) is shown stripped, as written. Text is for places that show a
+// URL a person does not open from there (a status line, a server's
+// target); what is opened must pass Parse.
 func Text(raw string) string {
 	u, err := Parse(raw)
 	if err != nil {
+		if strings.Contains(raw, "${") && !errors.Is(err, ErrUserinfo) && !errors.Is(err, ErrHidden) {
+			return termsafe.Strip(raw)
+		}
 		return fmt.Sprintf("%q (refused: %v)", termsafe.LineMax(raw, maxShown), reason(err))
 	}
 	return u.Display

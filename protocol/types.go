@@ -199,8 +199,12 @@ type ServerDetail struct {
 	ServerLog string `json:"server_log,omitempty"`
 	// URL is an http/sse server's endpoint; Command a stdio server's
 	// command line (argument values that come from ${VAR} are not shown).
-	URL     string `json:"url,omitempty"`
-	Command string `json:"command,omitempty"`
+	URL string `json:"url,omitempty"`
+	// DisplayURL is URL as a person is shown it: its display form (see
+	// [DisplayForm]), or, for a URL the display check refuses, a quote of
+	// it marked as refused. Show it, not URL.
+	DisplayURL string `json:"display_url,omitempty"`
+	Command    string `json:"command,omitempty"`
 	// Environment names the environment variables a stdio server gets
 	// (never their values); absent for http and sse servers.
 	Environment *EnvironmentNames `json:"environment,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-host/mcp-host/displayurl"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -67,12 +68,14 @@ func openApprovals(globalConfig string) (*approval.Store, error) {
 
 // terminalLoginUI asks on the terminal and opens the system browser. The
 // issuer and the URLs come from the MCP server's and the authorization
-// server's metadata: the issuer is shown as one terminal-safe line, URLs
-// stripped but never cut (the person copies them).
+// server's metadata: both are shown in their display form (displayurl:
+// the host in ASCII form, so a look-alike host shows as the punycode it
+// is), never cut (the person copies them; the display form opens the same
+// page).
 type terminalLoginUI struct{ c *cli }
 
 func (u terminalLoginUI) ConfirmLogin(_ context.Context, p runtime.LoginPrompt) (bool, error) {
-	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", termsafe.Strip(p.Server), termsafe.Line(p.Issuer))
+	fmt.Fprintf(u.c.stderr, "Server %q needs you to log in at %s.\nOpen the login page? [Y/n] ", termsafe.Strip(p.Server), displayurl.Text(p.Issuer))
 	a, err := u.c.readLine()
 	if err != nil {
 		return false, fmt.Errorf("no answer on stdin: %w", err)
@@ -85,12 +88,12 @@ func (u terminalLoginUI) OpenURL(_ context.Context, p runtime.LoginPrompt) error
 	if err := runtime.OpenBrowser(p.URL); err != nil {
 		return err
 	}
-	fmt.Fprintf(u.c.stderr, "Opened your browser. If it did not open, visit:\n  %s\nWaiting for the login to finish (at most 5 minutes)...\n", termsafe.Strip(p.URL))
+	fmt.Fprintf(u.c.stderr, "Opened your browser. If it did not open, visit:\n  %s\nWaiting for the login to finish (at most 5 minutes)...\n", displayurl.Text(p.URL))
 	return nil
 }
 
 func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt) (string, error) {
-	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", termsafe.Strip(p.URL), termsafe.Strip(p.RedirectURI))
+	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", displayurl.Text(p.URL), termsafe.Strip(p.RedirectURI))
 	return u.c.readLine()
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-host/mcp-host/displayurl"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -152,12 +153,14 @@ func (c *cli) entry(id string) (config.ServerEntry, *config.Effective, error) {
 }
 
 // describeTarget says where a server is, without header or env values, as
-// one terminal-safe line: a project file may put anything in a command.
+// one terminal-safe line: a project file may put anything in a command,
+// and a URL is shown in its display form (displayurl: the host in ASCII,
+// userinfo and hidden characters flagged).
 func describeTarget(cfg config.ServerConfig) string {
 	if cfg.Command != "" {
 		return termsafe.Line(strings.TrimSpace(cfg.Command + " " + strings.Join(cfg.Args, " ")))
 	}
-	return termsafe.Strip(cfg.URL)
+	return displayurl.Text(cfg.URL)
 }
 
 // writeJSON prints v as indented JSON, its strings exact but escaped so

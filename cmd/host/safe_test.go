@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,7 +48,8 @@ func TestJSONSafe(t *testing.T) {
 }
 
 // The login prompts show the issuer and URLs the servers sent without a
-// byte that drives the terminal; URLs are kept whole.
+// byte that drives the terminal, in their display form (the host in ASCII
+// form); URLs are kept whole.
 func TestLoginPromptsAreSafe(t *testing.T) {
 	long := "https://as.example/authorize?" + strings.Repeat("x", 600)
 	p := runtime.LoginPrompt{Server: "notes", Issuer: "https://as.example" + hostileText, URL: long + hostileText, RedirectURI: "http://127.0.0.1:1/cb" + hostileText}
@@ -64,10 +66,32 @@ func TestLoginPromptsAreSafe(t *testing.T) {
 	if i := unsafeAt(out); i >= 0 || strings.Contains(out, "PWNED") {
 		t.Errorf("a login prompt writes what the server sent (at %d):\n%q", i, out)
 	}
-	for _, want := range []string{"log in at https://as.example.", long, "http://127.0.0.1:1/cb"} {
+	// An issuer or URL with hidden characters is flagged, not shown as if
+	// it were fine (the runtime never opens such a URL).
+	for _, want := range []string{`log in at "https://as.example" (refused: it has hidden characters)`, "(refused: it has hidden characters)\nThe browser", "http://127.0.0.1:1/cb"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the prompts lack %q:\n%s", want, out)
 		}
+	}
+
+	// A clean URL is kept whole; a look-alike host is shown in ASCII form.
+	errOut.Reset()
+	c.stdin, c.in = strings.NewReader("y\npasted\n"), nil
+	p = runtime.LoginPrompt{Server: "notes", Issuer: "https://\u0430pple.com", URL: long, RedirectURI: "http://127.0.0.1:1/cb"}
+	if ok, err := u.ConfirmLogin(context.Background(), p); !ok || err != nil {
+		t.Fatalf("ConfirmLogin: %v %v", ok, err)
+	}
+	if _, err := u.PromptRedirect(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	out = errOut.String()
+	for _, want := range []string{"log in at https://xn--pple-43d.com.", long} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the prompts lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\u0430pple") {
+		t.Errorf("the look-alike issuer is shown under its false name:\n%s", out)
 	}
 }
 
@@ -98,5 +122,21 @@ func TestPrintResultIsSafe(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "first\nsecond\t"+long+"\n") {
 		t.Errorf("result lost lines or was cut: %.200q", out.String())
+	}
+}
+
+// A server's URL in mcp list, get, add and import is shown in its display
+// form: a look-alike host in ASCII form, userinfo flagged; a ${VAR}
+// template as written.
+func TestDescribeTargetShowsTheDisplayForm(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://\u0430pple.com/mcp":         "https://xn--pple-43d.com/mcp",
+		"https://apple.com@evil.example/mcp": `"https://apple.com@evil.example/mcp" (refused: it has userinfo)`,
+		"https://${HOST}/mcp":                "https://${HOST}/mcp",
+		"http://127.0.0.1:8080/mcp":          "http://127.0.0.1:8080/mcp",
+	} {
+		if got := describeTarget(config.ServerConfig{URL: raw}); got != want {
+			t.Errorf("describeTarget(%q) = %q, want %q", raw, got, want)
+		}
 	}
 }

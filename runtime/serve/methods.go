@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/displayurl"
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
@@ -127,6 +128,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 		d.Environment = EnvironmentNames(e.Config)
 	default:
 		d.URL = e.Config.URL
+		d.DisplayURL = displayurl.Text(e.Config.URL)
 	}
 	if tools, err := s.m.Tools(p.ID); err == nil {
 		for _, t := range tools {
