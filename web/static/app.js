@@ -318,7 +318,9 @@ function confirmCard(id, p) {
   if (p.app) card.append(el('p', { class: 'app-ask', text: 'Asked by the app of ' + p.app.server + '/' + p.app.tool + ', not by the model.' }));
   if (p.message) card.append(el('p', { text: p.message }));
   if (p.app && p.app.text) card.append(el('div', { class: 'label', text: "the app's message" }), el('pre', { class: 'app-text', text: p.app.text }));
-  if (p.app && p.app.url) card.append(el('div', { class: 'url', text: p.app.url }));
+  for (const u of [p.app, p.elicitation]) {
+    if (u && u.url) card.append(el('div', {}, el('div', { class: 'url', text: shownURL(u.url, u) }), hostLine(u)));
+  }
   if (t) {
     card.append(el('div', { class: 'label', text: 'arguments' + (t.arguments_truncated ? ' (truncated)' : '') }), el('pre', { class: 'args', text: t.arguments || '' }));
     if (t.changed) card.append(el('p', { class: 'warn', text: 'This tool changed since you always allowed it' + (t.changed_fields ? ': ' + t.changed_fields.join(', ') : '') + '.' }));
@@ -328,7 +330,7 @@ function confirmCard(id, p) {
     if (t.annotations) claims.append(el('div', { class: 'muted', text: 'annotations: ' + JSON.stringify(t.annotations) }));
     card.append(claims);
   }
-  if (p.login) card.append(el('p', { text: 'server ' + p.login.server + (p.login.issuer ? ' at ' + p.login.issuer : '') }));
+  if (p.login) card.append(el('p', { text: 'server ' + p.login.server + (p.login.issuer ? ' at ' + (p.login.issuer_display || p.login.issuer) : '') }));
   const buttons = el('div', { class: 'buttons' });
   for (const o of p.options || []) {
     buttons.append(el('button', {
@@ -351,6 +353,19 @@ function confirmCard(id, p) {
   return card;
 }
 
+// shownURL is what to show of a URL the runtime sent: its display form
+// (display_url: the host in ASCII form, so a look-alike host reads as the
+// punycode it is), never a host read from the raw URL, which is only opened.
+function shownURL(url, d) {
+  return (d && d.display_url) || url || '';
+}
+
+// hostLine names the host of a URL the runtime sent (display_host), or
+// nothing when the runtime sent none.
+function hostLine(d) {
+  return d && d.display_host ? el('div', { class: 'url-host', text: 'host: ' + d.display_host }) : null;
+}
+
 function linkTo(url, text, onclick) {
   const href = safeURL(url);
   if (!href) return el('span', { class: 'error', text: 'not an http(s) URL: ' + url });
@@ -362,7 +377,7 @@ function promptCard(id, p) {
   return el('div', { class: 'ask prompt', role: 'dialog' },
     el('h2', { text: p.title || 'Question' }),
     el('p', { text: p.message || '' }),
-    p.url ? el('p', {}, linkTo(p.url, 'Open the page'), el('div', { class: 'url', text: p.url })) : null,
+    p.url ? el('p', {}, linkTo(p.url, 'Open the page'), el('div', { class: 'url', text: shownURL(p.url, p) }), hostLine(p)) : null,
     el('form', { onsubmit: (ev) => { ev.preventDefault(); answer(id, { value: input.value }); } },
       input, el('button', { type: 'submit', text: 'OK' }),
       el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { value: '', cancelled: true }) })));
@@ -374,7 +389,8 @@ function openURLCard(id, p) {
   return el('div', { class: 'ask open-url', role: 'dialog' },
     el('h2', { text: 'Open ' + what + '?' }),
     p.message ? el('p', { text: p.message }) : null,
-    el('div', { class: 'url', text: p.url || '' }),
+    el('div', { class: 'url', text: shownURL(p.url, p) }),
+    hostLine(p),
     el('div', { class: 'buttons' },
       linkTo(p.url, 'Open in a new tab', () => answer(id, { opened: true })),
       el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { opened: false }) })));
