@@ -159,3 +159,29 @@ func TestLookalikeHostInAppLink(t *testing.T) {
 		t.Errorf("%d confirms asked for a link with userinfo", n)
 	}
 }
+
+// The CLI shows a configured server's URL with its host in ASCII form: `mcp
+// add` and `mcp list` (neither connects, so the look-alike host is never
+// reached) print xn--pple-43d.com, and a URL whose userinfo names another
+// host is flagged.
+func TestLookalikeHostOnTheCLI(t *testing.T) {
+	h := newHostCLI(t)
+	out, errOut, code := h.run(t, nil, "mcp", "add", "lookalike", "https://\u0430pple.com/mcp")
+	if code != 0 {
+		t.Fatalf("mcp add: code %d\n%s%s", code, out, errOut)
+	}
+	t.Logf("mcp add: %s", strings.TrimSpace(out))
+	noLookalike(t, "mcp add", out)
+	if out, errOut, code := h.run(t, nil, "mcp", "add", "userinfo", "https://apple.com@127.0.0.1:9/mcp"); code != 0 || !strings.Contains(out, "refused: it has userinfo") {
+		t.Errorf("mcp add of a URL with userinfo: code %d, want it flagged:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = h.run(t, nil, "mcp", "list")
+	if code != 0 {
+		t.Fatalf("mcp list: code %d\n%s%s", code, out, errOut)
+	}
+	t.Logf("mcp list:\n%s", out)
+	noLookalike(t, "mcp list", out)
+	if !strings.Contains(out, "refused: it has userinfo") {
+		t.Errorf("mcp list does not flag the URL with userinfo:\n%s", out)
+	}
+}
