@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
 )
 
 // lookalikePage is a page on "аpple.com" written with a Cyrillic "а"
@@ -184,4 +185,37 @@ func TestLookalikeHostOnTheCLI(t *testing.T) {
 	if !strings.Contains(out, "refused: it has userinfo") {
 		t.Errorf("mcp list does not flag the URL with userinfo:\n%s", out)
 	}
+}
+
+// host chat shows a server's URL-mode elicitation of a page on the
+// look-alike host with the host in ASCII form; the user says no, so
+// nothing is opened.
+func TestLookalikeHostInChat(t *testing.T) {
+	requireTmux(t)
+	bin := buildHost(t)
+	url := startPageServer(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"pages": map[string]any{"transport": "http", "url": url},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"calls": []map[string]any{{"name": adapter.PublicName("pages", "open_page"), "args": map[string]any{"url": lookalikePage, "id": "el-1"}}}},
+		{"text": "The page was not opened."},
+	})
+	c := startChat(t, "mcp-host-lookalike-"+filepath.Base(dir), bin, dir, config, script, 160)
+	c.waitText("servers: 1 ready")
+	c.typeLine("sign me in")
+	c.waitText("Allow pages/open_page?")
+	c.keys("o")
+	screen := c.waitText("asks you to continue on a page")
+	t.Logf("the chat's confirm:\n%s", screen)
+	i := strings.LastIndex(screen, "asks you to continue on a page")
+	noLookalike(t, "the chat's elicitation confirm", screen[i:])
+	if !strings.Contains(screen[i:], "host: "+lookalikeASCII) {
+		t.Errorf("the chat's elicitation confirm does not name the host %s:\n%s", lookalikeASCII, screen[i:])
+	}
+	c.keys("n")
+	c.waitText("The page was not opened.")
 }
