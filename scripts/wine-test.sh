@@ -87,6 +87,6 @@ run_windows() {
 }
 
 run_windows ./tokenstore/ 12 "$@"
-run_windows ./runtime/process/ 1 -run "$process_tests" "$@"
-run_windows ./runtime/session/ 1 -run "$session_tests" "$@"
+run_windows ./runtime/process/ 12 -run "$process_tests" "$@"
+run_windows ./runtime/session/ 16 -run "$session_tests" "$@"
 step "done"
