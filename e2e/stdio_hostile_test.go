@@ -91,8 +91,10 @@ func running(pid int) bool {
 // TestServeShutdownDuringHungStdioCall asks `host serve` to shut down
 // while a tool.call waits on a stdio server that never answers, ignores
 // SIGTERM and stdin closing, and has a setsid child and a setsid orphan.
-// The answer must come within 5 s and no process of the tree may be left
-// running.
+// The answer must come, and no process of the tree may be left running.
+// The answer's bound is 15 s, 10x the ~1.5 s it takes on the 2-core
+// reference machine under load: a shutdown that waited for the hung call
+// would never answer.
 func TestServeShutdownDuringHungStdioCall(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to inspect processes")
@@ -152,8 +154,8 @@ func TestServeShutdownDuringHungStdioCall(t *testing.T) {
 	}
 	answered := time.Since(start)
 	t.Logf("shutdown answered after %v", answered.Round(time.Millisecond))
-	if answered > 5*time.Second {
-		t.Errorf("shutdown answered after %v with a call in flight, want < 5s", answered)
+	if answered > 15*time.Second {
+		t.Errorf("shutdown answered after %v with a call in flight, want < 15s (it takes ~1.5 s)", answered)
 	}
 	select {
 	case <-h.exited:
