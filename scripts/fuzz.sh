@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz target (found by itself, below) briefly (FUZZTIME inputs each, default 20000x, some
-# seconds): the seed corpora already run under go test; this looks a little
+# Runs every fuzz target of the module (found below, not listed by hand)
+# briefly (FUZZTIME inputs each, default 20000x, some seconds): the seed
+# corpora already run under go test; this looks a little
 # further on every run. A finding fails the run and is written to the
 # package's testdata/fuzz for go test to replay. The budget is a count, not a
 # duration: when a duration runs out while the fuzzer minimizes a new input,
