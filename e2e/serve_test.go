@@ -304,6 +304,14 @@ func TestServeProtocol(t *testing.T) {
 		if c.Kind != protocol.ConfirmKindLogin || c.Login == nil || c.Login.Issuer != demoEnv.IssuerURL {
 			t.Errorf("login confirm: %+v", c)
 		}
+		if issuerHost := strings.TrimPrefix(strings.TrimSuffix(demoEnv.IssuerURL, "/"), "http://"); c.Login != nil && (c.Login.IssuerDisplay != demoEnv.IssuerURL || c.Login.IssuerHost != issuerHost) {
+			t.Errorf("login confirm names the issuer as %q, host %q; want %q, %q", c.Login.IssuerDisplay, c.Login.IssuerHost, demoEnv.IssuerURL, issuerHost)
+		}
+		h.ui.mu.Lock()
+		if n := len(h.ui.urls); n == 0 || h.ui.urls[n-1].Purpose != protocol.OpenURLLogin || h.ui.urls[n-1].DisplayHost == "" || h.ui.urls[n-1].DisplayURL == "" {
+			t.Errorf("the login's ui.open_url.request lacks its display form: %+v", h.ui.urls)
+		}
+		h.ui.mu.Unlock()
 		waitFor(t, 10*time.Second, "notes ready", func() bool {
 			g, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "notes"})
 			return err == nil && g.Server.State == protocol.StateReady && len(g.Server.ToolList) == 4
