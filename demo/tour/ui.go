@@ -36,7 +36,7 @@ func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 	case protocol.ConfirmKindLogin:
 		t.say("\n[consent] %s", p.Message)
 		if p.Login != nil {
-			t.say("          authorization server: %s", termsafe.Line(p.Login.Issuer))
+			t.say("          authorization server: %s", termsafe.Line(shown(p.Login.Issuer, p.Login.IssuerDisplay)))
 		}
 		a, err := t.ask("          Log in now? [Y/n]", "y")
 		if err != nil {
@@ -96,7 +96,7 @@ func (u *tourUI) Confirm(ctx context.Context, p *protocol.ConfirmParams) (*proto
 func (u *tourUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protocol.PromptResult, error) {
 	t := u.t
 	t.say("\n[login] %s", p.Message)
-	t.say("        %s", termsafe.Strip(p.URL))
+	t.say("        %s", termsafe.Strip(shown(p.URL, p.DisplayURL)))
 	v, err := t.ask("        pasted address:", "")
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (u *tourUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protoco
 // on the runtime's loopback callback and completes the login.
 func (u *tourUI) OpenURL(ctx context.Context, p *protocol.OpenURLParams) (*protocol.OpenURLResult, error) {
 	t := u.t
-	t.say("[browser] opening the login page (auto-approved, no browser needed): %s", termsafe.LineMax(p.URL, 60))
+	t.say("[browser] opening the login page (auto-approved, no browser needed): %s", termsafe.LineMax(shown(p.URL, p.DisplayURL), 60))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL, nil)
 	if err != nil {
 		return nil, err
@@ -299,4 +299,14 @@ func demoScript(tools []protocol.ToolInfo) ([]scripted.Step, error) {
 		{Calls: []scripted.Call{{Name: names[2], Args: wanted[2].args}}},
 		{Text: "Done: I looked up the weather in Paris and the local time, and saved a note. (This turn was scripted: pass --model to use a real model.)"},
 	}, nil
+}
+
+// shown is what the tour prints of a URL: the display form the runtime
+// sent beside it (protocol.DisplayForm: the host in ASCII form), or the
+// URL itself when none came.
+func shown(raw, display string) string {
+	if display != "" {
+		return display
+	}
+	return raw
 }
