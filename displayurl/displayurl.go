@@ -144,12 +144,16 @@ func Host(name string) (ascii, unicodeForm string, err error) {
 // configured URL whose host is a ${VAR} template (known only once
 // expanded) is shown stripped, as written. Text is for places that show a
 // URL a person does not open from there (a status line, a server's
-// target); what is opened must pass Parse.
+// target); what is opened must pass Parse. A password in a refused URL's
+// userinfo is shown as "xxxxx".
 func Text(raw string) string {
 	u, err := Parse(raw)
 	if err != nil {
 		if strings.Contains(raw, "${") && !errors.Is(err, ErrUserinfo) && !errors.Is(err, ErrHidden) {
 			return termsafe.Strip(raw)
+		}
+		if u, perr := url.Parse(raw); perr == nil && u.User != nil {
+			raw = u.Redacted() // never a password on the screen
 		}
 		return fmt.Sprintf("%q (refused: %v)", termsafe.LineMax(raw, maxShown), reason(err))
 	}

@@ -109,6 +109,10 @@ func TestText(t *testing.T) {
 	if !strings.Contains(got, "refused: it has userinfo") {
 		t.Errorf("Text of a userinfo URL = %q, want it flagged", got)
 	}
+	got = displayurl.Text("https://user:s3cret@evil.com/")
+	if strings.Contains(got, "s3cret") || !strings.Contains(got, "refused: it has userinfo") {
+		t.Errorf("Text of a URL with a password = %q, want it flagged without the password", got)
+	}
 }
 
 func FuzzParse(f *testing.F) {
