@@ -8,8 +8,9 @@
 // The form never shows a host under a false name:
 //   - the host is shown in its ASCII form (IDNA, punycode: "аpple.com"
 //     with a Cyrillic "а" is shown as "xn--pple-43d.com"), with its Unicode
-//     form beside it only when each of its labels is written in one script
-//     ("xn--bcher-kva.example (bücher.example)");
+//     form beside it only when the whole host is written in one script
+//     ("xn--bcher-kva.example (bücher.example)"; "аррӏе.com", Cyrillic with
+//     a Latin "com", gets none);
 //   - a URL with userinfo ("https://good.com@evil.com") is refused: the
 //     part before "@" reads as a host to a person and means nothing to
 //     the browser's destination;
@@ -54,7 +55,7 @@ type URL struct {
 	// one ("xn--pple-43d.com", "127.0.0.1:8080", "[::1]:9").
 	Host string
 	// Unicode is the host's Unicode form, with the port, when it differs
-	// from Host and each of its labels is written in one script; else "".
+	// from Host and the whole host is written in one script; else "".
 	Unicode string
 	// Display is the URL with its host in the ASCII form: what to show.
 	Display string
@@ -185,7 +186,7 @@ func hostForms(name string) (ascii, uni string, err error) {
 		return "", "", errors.New("its host has characters no domain name holds")
 	}
 	u, err := display.ToUnicode(ascii)
-	if err != nil || u == ascii || !singleScriptLabels(u) {
+	if err != nil || u == ascii || !singleScript(u) {
 		return ascii, "", nil
 	}
 	return ascii, u, nil
@@ -203,22 +204,22 @@ func plainASCII(s string) bool {
 	return true
 }
 
-// singleScriptLabels reports whether each dot-separated label of s is
-// written in at most one script (Common and Inherited characters, such as
-// digits and '-', belong to any).
-func singleScriptLabels(s string) bool {
-	for _, label := range strings.Split(s, ".") {
-		script := ""
-		for _, r := range label {
-			sc := scriptOf(r)
-			if sc == "" {
-				continue
-			}
-			if script != "" && sc != script {
-				return false
-			}
-			script = sc
+// singleScript reports whether s is written in at most one script
+// (Common and Inherited characters, such as digits, '-' and '.', belong to
+// any). A label in one script beside a label in another (a Cyrillic name
+// under a Latin TLD) is two scripts: such a host can copy a Latin one
+// letter for letter.
+func singleScript(s string) bool {
+	script := ""
+	for _, r := range s {
+		sc := scriptOf(r)
+		if sc == "" {
+			continue
 		}
+		if script != "" && sc != script {
+			return false
+		}
+		script = sc
 	}
 	return true
 }

@@ -21,6 +21,9 @@ func TestParseShowsTheASCIIHost(t *testing.T) {
 		// One script per label: the Unicode form goes beside it.
 		{"https://b\u00fccher.example:8443/a", "xn--bcher-kva.example:8443", "b\u00fccher.example:8443", "https://xn--bcher-kva.example:8443/a"},
 		{"https://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/", "xn--e1afmkfd.xn--p1ai", "\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444", "https://xn--e1afmkfd.xn--p1ai/"},
+		// All Cyrillic letters that copy "apple", under a Latin TLD: two
+		// scripts, no Unicode form.
+		{"https://\u0430\u0440\u0440\u04cf\u0435.com/", "xn--80ak6aa92e.com", "", "https://xn--80ak6aa92e.com/"},
 		// Case and full-width letters fold as a browser folds them.
 		{"https://EXAMPLE.com/P", "example.com", "", "https://example.com/P"},
 		{"https://\uff45xample.com/", "example.com", "", "https://example.com/"},

@@ -148,8 +148,8 @@ type DisplayForm struct {
 	// DisplayURL is the URL with its host in ASCII (IDNA, punycode) form.
 	DisplayURL string `json:"display_url,omitempty"`
 	// DisplayHost is the host (with the port the URL names) in ASCII form,
-	// followed by its Unicode form in parentheses only when each of its
-	// labels is written in a single script: "xn--pple-43d.com",
+	// followed by its Unicode form in parentheses only when the whole host
+	// is written in a single script: "xn--pple-43d.com",
 	// "xn--bcher-kva.example (bücher.example)".
 	DisplayHost string `json:"display_host,omitempty"`
 }
