@@ -41,7 +41,7 @@ const maxShown = 80
 // ErrUserinfo is returned (wrapped) for a URL with userinfo.
 var ErrUserinfo = errors.New("the URL has a user name or password before its host (user@host), which would show a host it does not go to")
 
-// ErrHidden is returned (wrapped) for a URL or host with an invisible,
+// ErrHidden is returned (wrapped) for a URL with an invisible,
 // bidirectional, control or space character, or invalid UTF-8.
 var ErrHidden = errors.New("the URL has invisible, bidirectional, control or space characters")
 
@@ -84,11 +84,11 @@ var profile = idna.New(
 // display converts host names back to Unicode, checking the labels.
 var display = idna.New(idna.BidiRule(), idna.StrictDomainName(false), idna.CheckHyphens(true), idna.CheckJoiners(true))
 
-// Parse checks raw and returns its display form. It refuses (with an error
-// that never quotes raw's path or query, which may hold secrets) a URL that does not parse, has no
-// host, has userinfo ([ErrUserinfo]), holds a hidden character
-// ([ErrHidden]) or whose host is not a valid internationalized domain
-// name or IP address.
+// Parse checks raw and returns its display form. It refuses a URL that
+// does not parse, has no host, has userinfo ([ErrUserinfo]), holds a
+// hidden character ([ErrHidden]) or whose host is not a valid
+// internationalized domain name or IP address; the error never quotes
+// raw's path or query, which may hold secrets.
 func Parse(raw string) (*URL, error) {
 	if err := checkHidden(raw); err != nil {
 		return nil, err
@@ -121,23 +121,6 @@ func Parse(raw string) (*URL, error) {
 	shown := *u
 	shown.Host = host
 	return &URL{Raw: raw, Scheme: strings.ToLower(u.Scheme), Host: host, Unicode: uni, Display: shown.String()}, nil
-}
-
-// Host returns the display form of a bare host name (no scheme, no port):
-// its ASCII form and, as in [URL.Unicode], its single-script Unicode form
-// or "".
-func Host(name string) (ascii, unicodeForm string, err error) {
-	if err := checkHidden(name); err != nil {
-		return "", "", fmt.Errorf("host %q: %w", termsafe.LineMax(name, maxShown), err)
-	}
-	if name == "" {
-		return "", "", errors.New("empty host")
-	}
-	ascii, unicodeForm, err = hostForms(name)
-	if err != nil {
-		return "", "", fmt.Errorf("host %q: %w", termsafe.LineMax(name, maxShown), err)
-	}
-	return ascii, unicodeForm, nil
 }
 
 // Text returns the text to show for raw: its [URL.Display] form, or, when

@@ -94,16 +94,6 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-func TestHost(t *testing.T) {
-	a, u, err := displayurl.Host("\u0430pple.com")
-	if err != nil || a != "xn--pple-43d.com" || u != "" {
-		t.Errorf("Host(аpple.com) = %q, %q, %v", a, u, err)
-	}
-	if _, _, err := displayurl.Host("a\u200bb.com"); !errors.Is(err, displayurl.ErrHidden) {
-		t.Errorf("Host with a zero-width space: %v, want ErrHidden", err)
-	}
-}
-
 func TestText(t *testing.T) {
 	if got := displayurl.Text("https://\u0430pple.com/x"); got != "https://xn--pple-43d.com/x" {
 		t.Errorf("Text = %q", got)
