@@ -108,6 +108,7 @@ func TestMCPAppsHugeUIResourceOverStdioKeepsHostServeSmall(t *testing.T) {
 // under 100 MB and reads() (the server's count of reads) is at most 2.
 func hugeAppPeakRSS(t *testing.T, server map[string]any, reads func() int) {
 	t.Helper()
+	measuresMemory(t) // the race detector would multiply the RSS measured
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc for the peak RSS")
 	}
