@@ -86,7 +86,7 @@ run_windows() {
   echo "wine-test: $passed tests of $pkg passed (at least $min expected)"
 }
 
-run_windows ./tokenstore/ 12 "$@"
+run_windows ./tokenstore/ 14 "$@"
 run_windows ./runtime/process/ 12 -run "$process_tests" "$@"
 run_windows ./runtime/session/ 16 -run "$session_tests" "$@"
 step "done"
