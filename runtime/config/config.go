@@ -69,6 +69,23 @@ type ServerConfig struct {
 	// Trust skips the confirm prompt for this server's tools. Only an
 	// explicit true in a config file turns it on.
 	Trust bool `json:"trust,omitempty"`
+	// Registry records where an entry added with "host mcp add
+	// --from-registry" came from, so "host mcp update" can offer a newer
+	// version. It never changes what runs: the command line or URL does.
+	Registry *RegistrySource `json:"registry,omitempty"`
+}
+
+// RegistrySource names the MCP registry entry a server was installed from.
+type RegistrySource struct {
+	// URL is the registry's base URL (https://registry.modelcontextprotocol.io).
+	URL string `json:"url"`
+	// Name is the server's registry name (io.github.owner/server).
+	Name string `json:"name"`
+	// Version is the installed version of that entry.
+	Version string `json:"version"`
+	// Package is what was installed: a package type (npm, pypi, oci,
+	// nuget, mcpb) or "remote".
+	Package string `json:"package,omitempty"`
 }
 
 // OAuthConfig overrides and extends what OAuth discovery finds.
@@ -229,6 +246,9 @@ func (c *ServerConfig) Validate() error {
 		if err := checkEnvName(name); err != nil {
 			return bad("env_vars", "%v", err)
 		}
+	}
+	if r := c.Registry; r != nil && (r.Name == "" || r.Version == "" || r.URL == "") {
+		return bad("registry", "needs url, name and version")
 	}
 	if c.RequestTimeoutMS < 0 {
 		return bad("request_timeout_ms", "must not be negative")

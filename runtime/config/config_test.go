@@ -220,3 +220,26 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestRegistrySourceLoads: an entry installed from a registry records its
+// origin in "registry"; the strict decoder takes it, and an incomplete one
+// is an error naming the field.
+func TestRegistrySourceLoads(t *testing.T) {
+	dir := t.TempDir()
+	global := filepath.Join(dir, "config.json")
+	writeFile(t, global, `{"version":1,"mcp":{"servers":{
+		"ok":  {"command":"npx","args":["-y","pkg@1.0.0"],"registry":{"url":"https://r.example","name":"io.github.a/b","version":"1.0.0","package":"npm"}},
+		"bad": {"command":"npx","registry":{"name":"io.github.a/b"}}}}}`)
+	eff, err := Load(LoadOptions{GlobalPath: global})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := entryByID(t, eff, "ok")
+	if ok.Err != nil || ok.Config.Registry == nil || ok.Config.Registry.Version != "1.0.0" || ok.Config.Registry.Package != "npm" {
+		t.Fatalf("ok: err %v, registry %+v", ok.Err, ok.Config.Registry)
+	}
+	bad := entryByID(t, eff, "bad")
+	if bad.Err == nil || !strings.Contains(bad.Err.Error(), `"registry"`) {
+		t.Fatalf("bad: want an error naming registry, got %v", bad.Err)
+	}
+}
