@@ -21,13 +21,16 @@ var commands = map[string]command{
 	"host chat":  {"host chat [--model NAME | --script FILE] [--permissions FILE] [--log FILE]", "the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions", []string{"host chat --model claude-sonnet-4-5"}},
 	"host web":   {"host web [--model NAME | --script FILE] [--permissions FILE] [--log FILE] [--no-browser] [--addr 127.0.0.1:PORT]", "the reference web UI on a loopback port (runs host serve): chat, permissions, /mcp with logins and approvals, MCP Apps", []string{"host web --model gpt-4o-mini"}},
 	"host serve": {"host serve [flags]", "the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)", []string{"host serve --deny 'github/delete_*'"}},
-	"host mcp":   {"host mcp <command> [arguments]", "manage and test MCP servers; commands: add, list, get, remove, enable, disable, test, tools, call, import, login, logout, approve, deny (host mcp <command> --help)", []string{"host mcp list", "host mcp add --help"}},
-	"host mcp add": {"host mcp add <id> [flags] -- <command> [args...]\n  host mcp add <id> [flags] <url>", "add a server: a command to run (stdio) or a URL (http; -t sse for legacy SSE)", []string{
+	"host mcp":   {"host mcp <command> [arguments]", "manage and test MCP servers; commands: add, list, get, remove, enable, disable, test, tools, call, import, search, update, login, logout, approve, deny (host mcp <command> --help)", []string{"host mcp list", "host mcp add --help"}},
+	"host mcp add": {"host mcp add <id> [flags] -- <command> [args...]\n  host mcp add <id> [flags] <url>\n  host mcp add <id> --from-registry NAME[@VERSION] [--var K=V] [--use TYPE] [--yes]", "add a server: a command to run (stdio) or a URL (http; -t sse for legacy SSE)", []string{
 		"host mcp add memory -- npx -y @modelcontextprotocol/server-memory",
 		"host mcp add files -e ROOT=/tmp -- npx -y @modelcontextprotocol/server-filesystem /tmp",
 		`host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"`,
 		"host mcp add docs -s project https://example.com/mcp",
+		"host mcp add fs --from-registry io.github.modelcontextprotocol/filesystem --var root=/tmp",
 	}},
+	"host mcp search":  {"host mcp search [<words>] [--registry URL] [--refresh] [--json]", "the active servers of the registries ($MCP_HOST_REGISTRY, else the official one) whose names match, with the age of the cached answer", []string{"host mcp search filesystem"}},
+	"host mcp update":  {"host mcp update <id> [--scope project|global] [--var K=V] [--yes]", "offer the latest registry version of a server added with --from-registry: shows the old and the new command line first", []string{"host mcp update fs"}},
 	"host mcp list":    {"host mcp list [--scope effective|project|global] [--status] [--json]", "the configured servers, where each is defined, and config problems; --status connects every enabled server, all at once, and shows its state", []string{"host mcp list --json", "host mcp list --status"}},
 	"host mcp get":     {"host mcp get <id> [--json]", "live status and detail of one server: state, protocol, tools, token storage, last error", []string{"host mcp get memory"}},
 	"host mcp remove":  {"host mcp remove <id> [--scope project|global]", "remove a server (and forget its stored credentials)", []string{"host mcp remove memory"}},

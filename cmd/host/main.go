@@ -41,6 +41,8 @@ MCP commands (each takes --help):
   add <id> [flags] -- <command> [args...]
                                     a stdio server: everything after -- is its command line
   add <id> [flags] <url>            an http server (-t sse for legacy SSE)
+  add <id> --from-registry NAME[@VERSION] [--var K=V] [--use TYPE] [--yes]
+                                    install from an MCP registry; shows what will run first
         flags: -e/--env K=V, -H/--header "Name: value", -s/--scope project|global,
                -t/--transport http|sse|stdio, --replace, --disabled, --cwd DIR, ...
   list [--scope effective|project|global] [--status] [--json]
@@ -55,6 +57,10 @@ MCP commands (each takes --help):
   login <id> [--no-browser]         OAuth login: asks first, then the browser (or paste the redirect back)
   logout <id> [--forget-client]     forget the server's tokens (and its client registration)
   approve|deny <id>                 let a server that a project file defines start, or keep it off
+  search [<words>] [--refresh] [--json]
+                                    active servers of the registry ($MCP_HOST_REGISTRY, else the
+                                    official one), with the age of the cached answer
+  update <id> [--yes] [--var K=V]   offer the latest registry version of a server added from one
 
 Configuration: global $MCP_HOST_CONFIG (default <user config dir>/mcp-host/config.json),
 project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
@@ -66,6 +72,7 @@ Examples:
   host mcp add memory -- npx -y @modelcontextprotocol/server-memory
   host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"
   host mcp import --from claude-desktop --dry-run
+  host mcp search filesystem
 
 Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `

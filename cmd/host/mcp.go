@@ -73,6 +73,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"tools":   c.tools,
 		"call":    c.call,
 		"import":  c.importServers,
+		"search":  c.search,
+		"update":  c.update,
 		"login":   c.login,
 		"logout":  c.logout,
 		"approve": func(a []string) int { return c.approve(a, true) },

@@ -48,6 +48,12 @@ func (c *cli) add(args []string) int {
 	fs.StringVar(&oauth.ClientID, "oauth-client-id", "", "pre-registered OAuth client id")
 	fs.StringVar(&oauth.Scope, "oauth-scope", "", "OAuth scopes to request")
 	fs.IntVar(&oauth.CallbackPort, "oauth-callback-port", 0, "fixed loopback port for the OAuth callback")
+	var reg registryAdd
+	fs.StringVar(&reg.spec, "from-registry", "", "install NAME[@VERSION] from the registry (shows what will run first)")
+	fs.Var((*multiFlag)(&reg.vars), "var", "with --from-registry: a value NAME=value the entry asks for (repeatable)")
+	fs.StringVar(&reg.use, "use", "", "with --from-registry: npm, pypi, oci, nuget, mcpb or remote (default: the first this machine can run)")
+	fs.StringVar(&reg.registries, "registry", "", "with --from-registry: registry URL(s), comma-separated")
+	fs.BoolVar(&reg.yes, "yes", false, "with --from-registry: write without asking")
 	pos, code := c.parseFlags(fs, flagArgs)
 	if code >= 0 {
 		return code
@@ -58,6 +64,13 @@ func (c *cli) add(args []string) int {
 	id := pos[0]
 	if err := config.ValidateServerID(id); err != nil {
 		return c.failf(exitUsage, "add: %v", err)
+	}
+	if reg.spec != "" {
+		if len(pos) > 1 || command != nil || cfg.Command != "" || cfg.URL != "" {
+			return c.failf(exitUsage, "add %s: --from-registry takes no command or URL: the registry entry says what runs", id)
+		}
+		reg.id, reg.scope, reg.replace = id, scope, *replace
+		return c.addFromRegistry(reg)
 	}
 	switch {
 	case len(pos) == 2 && cfg.URL == "" && isURL(pos[1]):

@@ -70,7 +70,7 @@ func TestInstallBundle(t *testing.T) {
 	}
 	pl := &Plan{Config: configWithArgs("--x")}
 	pl.UseBundle(b)
-	if CommandLine(pl.Config) != "node "+b.Dir+"/server/index.js --x" {
+	if CommandLine(pl.Config) != "HOME_DIR="+b.Dir+" node "+b.Dir+"/server/index.js --x" {
 		t.Fatalf("plan %q", CommandLine(pl.Config))
 	}
 

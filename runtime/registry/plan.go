@@ -288,8 +288,9 @@ func envVarName(name string) string {
 }
 
 // CommandLine renders what a config entry runs or connects to, for the
-// user to check before it is written: the command and its arguments
-// (quoted where needed) or the URL and the header names.
+// user to check before it is written: its environment, the command and
+// its arguments (quoted where needed, as a shell would take them), or the
+// transport, the URL and the headers.
 func CommandLine(c config.ServerConfig) string {
 	if c.TransportName() != "stdio" {
 		s := c.TransportName() + " " + c.URL
@@ -303,7 +304,16 @@ func CommandLine(c config.ServerConfig) string {
 		}
 		return s
 	}
-	parts := []string{quote(c.Command)}
+	var parts []string
+	names := make([]string, 0, len(c.Env))
+	for k := range c.Env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		parts = append(parts, k+"="+quote(c.Env[k]))
+	}
+	parts = append(parts, quote(c.Command))
 	for _, a := range c.Args {
 		parts = append(parts, quote(a))
 	}

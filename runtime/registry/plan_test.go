@@ -43,7 +43,7 @@ func TestBuildPackages(t *testing.T) {
 		t.Fatalf("%v %+v", err, pl.Missing)
 	}
 	c := pl.Config
-	if got := CommandLine(c); got != "npx -y @t/s@2.0.0 /data --port 8080" {
+	if got := CommandLine(c); got != "API_KEY='${API_KEY}' LOG=info REGION=eu npx -y @t/s@2.0.0 /data --port 8080" {
 		t.Fatalf("command line %q", got)
 	}
 	if c.Env["API_KEY"] != "${API_KEY}" || c.Env["REGION"] != "eu" || c.Env["LOG"] != "info" {
@@ -79,7 +79,7 @@ func TestBuildOtherTypes(t *testing.T) {
 		t.Fatalf("pypi: %v %q", err, CommandLine(pl.Config))
 	}
 	pl, err = Build(e, Options{Use: "oci", LookPath: lookOnly("docker")})
-	if err != nil || CommandLine(pl.Config) != "docker run -i --rm -e MODE -e TOKEN docker.io/t/s:1.0.0" || pl.Config.Env["TOKEN"] != "${TOKEN}" {
+	if err != nil || CommandLine(pl.Config) != "MODE=ro TOKEN='${TOKEN}' docker run -i --rm -e MODE -e TOKEN docker.io/t/s:1.0.0" || pl.Config.Env["TOKEN"] != "${TOKEN}" {
 		t.Fatalf("oci: %v %q %v", err, CommandLine(pl.Config), pl.Config.Env)
 	}
 	if _, err := Build(e, Options{Use: "oci", LookPath: lookOnly("uvx")}); !errors.Is(err, ErrCannotRun) || !strings.Contains(err.Error(), "needs docker") {
