@@ -98,6 +98,10 @@ func startProcess(t testing.TB, opts ProcessOptions) (*Process, error) {
 	return p, nil
 }
 
+// Stop ends the whole process group now and waits for it, as the test's
+// end would.
+func (p *Process) Stop() { p.kill() }
+
 // kill ends the whole process group and waits for the child to be reaped.
 func (p *Process) kill() {
 	// The group outlives its leader while any member lives, so this also
