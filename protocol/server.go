@@ -93,6 +93,7 @@ func ServerHandler(s Server) Handler {
 		MethodShutdown:     method(MethodShutdown, s.Shutdown),
 	}
 	addAppMethods(t, s)
+	addRegistryMethods(t, s)
 	return t.handler()
 }
 

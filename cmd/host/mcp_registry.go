@@ -21,7 +21,10 @@ var policyRegistries = func() []string { return nil }
 
 // installer returns the registry installer for the registries the flag
 // names (comma-separated), else $MCP_HOST_REGISTRY, else the official one.
-func (c *cli) installer(flagURLs string) *registry.Installer {
+func (c *cli) installer(flagURLs string) *registry.Installer { return newInstaller(flagURLs) }
+
+// newInstaller is [cli.installer] for host serve too.
+func newInstaller(flagURLs string) *registry.Installer {
 	setting := flagURLs
 	if setting == "" {
 		setting = os.Getenv(registry.EnvURLs)

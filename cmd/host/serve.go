@@ -150,6 +150,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:        version,
 		Logger:         logger,
 		Debug:          *debug,
+		Registry:       newInstaller(""),
 	})
 	if err != nil {
 		logger.Error("serve ended", "error", err)

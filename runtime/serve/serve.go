@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/policy"
+	"github.com/mcp-host/mcp-host/runtime/registry"
 )
 
 // Defaults of ServeOptions.
@@ -64,6 +65,9 @@ type ServeOptions struct {
 	Debug  bool
 	// MaxLineBytes bounds an incoming line; zero means the protocol default.
 	MaxLineBytes int
+	// Registry serves the registry.* methods; nil means the official
+	// registry without a cache.
+	Registry *registry.Installer
 }
 
 // Serve runs the runtime for a UI on in/out (the UI's end of the process's
