@@ -72,7 +72,7 @@ Examples:
   host mcp add memory -- npx -y @modelcontextprotocol/server-memory
   host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"
   host mcp import --from claude-desktop --dry-run
-  host mcp search filesystem
+  host mcp search weather
 
 Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `
