@@ -6,12 +6,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
@@ -98,7 +103,33 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	}))
 	defer bundles.Close()
 
+	// The remote: server-everything over Streamable HTTP behind TLS on
+	// [::1] (the registry takes only https remotes, and not 127.0.0.1); the
+	// host trusts the test's certificate through SSL_CERT_FILE.
+	upstream, err := url.Parse(testenv.StartEverything(t, "streamableHttp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var remoteKey atomic.Value
+	proxy := httputil.NewSingleHostReverseProxy(upstream)
+	remote := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k := r.Header.Get("X-Api-Key"); k != "" {
+			remoteKey.Store(k)
+		}
+		r.Host = upstream.Host
+		proxy.ServeHTTP(w, r)
+	}))
+	ln, err := net.Listen("tcp", "[::1]:0")
+	testenv.Require(t, "an IPv6 loopback address", err)
+	remote.Listener = ln
+	remote.StartTLS()
+	defer remote.Close()
+
 	tmp := t.TempDir()
+	caFile := filepath.Join(tmp, "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: remote.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	seed1, seed2 := filepath.Join(tmp, "seed1.json"), filepath.Join(tmp, "seed2.json")
 	writeSeed(t, seed1,
 		map[string]any{"name": "io.github.e2e/everything", "description": "the MCP everything server", "version": "1.0.0",
@@ -108,7 +139,7 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 		bundleEntry("io.github.e2e/bundle", "1.0.0", bundles.URL+"/b-1.0.0.mcpb", sha(v1)),
 		bundleEntry("io.github.e2e/tampered", "1.0.0", bundles.URL+"/tampered.mcpb", sha(v1)),
 		map[string]any{"name": "io.github.e2e/remote", "description": "a hosted server", "version": "1.0.0",
-			"remotes": []any{map[string]any{"type": "streamable-http", "url": "https://[::1]:9/mcp",
+			"remotes": []any{map[string]any{"type": "streamable-http", "url": remote.URL + "/mcp",
 				"headers": []any{map[string]any{"name": "X-Api-Key", "isSecret": true, "isRequired": true}}}}},
 		map[string]any{"name": "io.github.e2e/python", "description": "needs uvx", "version": "1.0.0",
 			"packages": []any{map[string]any{"registryType": "pypi", "identifier": "mcp-server-e2e", "version": "1.0.0", "transport": map[string]any{"type": "stdio"}}}},
@@ -127,7 +158,7 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	const secret = "e2e-registry-secret-4f1c9a"
 	env := []string{"MCP_HOST_REGISTRY=" + reg.URL, "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "xdg-config"),
 		"MCP_HOST_CACHE_DIR=" + filepath.Join(tmp, "cache"), "MCP_HOST_DATA_DIR=" + filepath.Join(tmp, "data"),
-		"MCP_HOST_TOKEN_STORE=file", "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + filepath.Dir(npx) + string(os.PathListSeparator) + "/usr/bin:/bin"}
+		"MCP_HOST_TOKEN_STORE=file", "SSL_CERT_FILE=" + caFile, "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + filepath.Dir(npx) + string(os.PathListSeparator) + "/usr/bin:/bin"}
 
 	// search: the seeded servers, fresh, then from the cache with its age.
 	out, errOut, code := h.run(t, env, "mcp", "search", "io.github.e2e")
@@ -193,10 +224,15 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 			t.Fatalf("pypi without uvx: code %d:\n%s", code, errOut)
 		}
 	}
-	// A remote: its secret header is a ${VAR} reference.
+	// A remote: its secret header is a ${VAR} reference, sent from the
+	// environment.
 	out, errOut, code = h.run(t, env, "mcp", "add", "rem", "--from-registry", "io.github.e2e/remote", "--yes")
-	if code != 0 || !strings.Contains(errOut, "http https://[::1]:9/mcp -H \"X-Api-Key: ${X_API_KEY}\"") || !strings.Contains(out, "export X_API_KEY=") {
+	if code != 0 || !strings.Contains(errOut, "http "+remote.URL+"/mcp -H \"X-Api-Key: ${X_API_KEY}\"") || !strings.Contains(out, "export X_API_KEY=") {
 		t.Fatalf("add remote: code %d:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = h.run(t, append(env, "X_API_KEY="+secret), "mcp", "call", "rem", "echo", "--args", `{"message":"hi over TLS"}`, "--yes")
+	if code != 0 || !strings.Contains(out, "hi over TLS") || remoteKey.Load() != secret {
+		t.Fatalf("call rem echo: code %d, key sent %v:\n%s%s", code, remoteKey.Load() == secret, out, errOut)
 	}
 	global, _ := os.ReadFile(h.global)
 	for _, id := range []string{`"t"`, `"py"`} {
@@ -219,26 +255,17 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	}
 	callB("hello from bundle 1.1.0")
 
-	// The secret is in no file the host wrote: config, project, cache,
-	// bundles, approvals, tokens.
-	_ = filepath.Walk(tmp, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || strings.HasPrefix(p, filepath.Join(tmp, "seed")) {
-			return nil
-		}
-		if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(secret)) {
-			t.Errorf("the secret is in %s", p)
-		}
-		return nil
-	})
-	_ = filepath.Walk(filepath.Join(h.dir, ".mcp-host"), func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
+	// The secret is in no file: config, project file, approvals, tokens,
+	// cache, bundles, the home directory.
+	for _, root := range []string{tmp, filepath.Dir(h.global), filepath.Join(h.dir, ".mcp-host")} {
+		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return nil
+			}
 			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(secret)) {
 				t.Errorf("the secret is in %s", p)
 			}
-		}
-		return nil
-	})
-	if b, _ := os.ReadFile(filepath.Dir(h.global)); bytes.Contains(b, []byte(secret)) {
-		t.Errorf("the secret is in the global config dir")
+			return nil
+		})
 	}
 }
