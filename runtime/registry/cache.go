@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 )
 
 // DefaultCacheTTL is how long a cached search answer is used without
@@ -53,17 +54,8 @@ func (c *Cache) path(key string) string {
 
 // Get returns the answer kept for key: a fresh one, or with stale any.
 func (c *Cache) Get(key string, stale bool) (*Result, bool) {
-	f, err := os.Open(c.path(key))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	data, err := readCapped(f, maxCacheFile)
-	if err != nil {
-		return nil, false
-	}
 	var v cached
-	if json.Unmarshal(data, &v) != nil || v.Key != key || v.Result == nil {
+	if statefile.Decode("registry cache", c.path(key), maxCacheFile, &v) != nil || v.Key != key || v.Result == nil {
 		return nil, false
 	}
 	ttl := c.TTL

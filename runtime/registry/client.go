@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/redact"
 )
 
@@ -177,7 +177,7 @@ func (c *Client) getJSON(ctx context.Context, path string, v any) error {
 	case resp.StatusCode != http.StatusOK:
 		return fmt.Errorf("registry %s: GET %s: %s: %s", redact.URL(c.base()), redact.URL(u), resp.Status, redact.Excerpt(body, 300))
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := statefile.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("registry %s: GET %s: not the registry API's JSON: %w", redact.URL(c.base()), redact.URL(u), err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -169,5 +170,27 @@ func TestURLs(t *testing.T) {
 	}
 	if got := URLs("https://a.example", []string{"https://org.example"}); strings.Join(got, " ") != "https://org.example" {
 		t.Fatalf("policy: %v", got)
+	}
+}
+
+// TestCacheFileIsInput: a cache file someone else wrote, nested millions
+// deep or for another key, is a miss, not a crash or a wrong answer.
+func TestCacheFileIsInput(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	if err := c.Put("k", &Result{FetchedAt: time.Now(), Entries: []Entry{{Server: Server{Name: "io.github.t/a"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := c.Get("k", false); !ok || r.Entries[0].Server.Name != "io.github.t/a" || !r.FromCache {
+		t.Fatalf("get: %v %+v", ok, r)
+	}
+	if _, ok := c.Get("other", true); ok {
+		t.Fatal("another key's answer")
+	}
+	deep := `{"key":"k","result":{"entries":` + strings.Repeat("[", 3_000_000) + strings.Repeat("]", 3_000_000) + `}}`
+	if err := os.WriteFile(c.path("k"), []byte(deep), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Get("k", true); ok {
+		t.Fatal("a deeply nested cache file was used")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/redact"
 )
 
@@ -169,7 +169,7 @@ func readManifest(zr *zip.Reader) (*manifest, error) {
 			return nil, fmt.Errorf("manifest.json: %w", err)
 		}
 		var m manifest
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := statefile.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("manifest.json: %w", err)
 		}
 		return &m, nil
