@@ -132,7 +132,7 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	}
 	seed1, seed2 := filepath.Join(tmp, "seed1.json"), filepath.Join(tmp, "seed2.json")
 	writeSeed(t, seed1,
-		map[string]any{"name": "io.github.e2e/everything", "description": "the MCP everything server", "version": "1.0.0",
+		map[string]any{"name": "io.github.e2e/everything", "description": "the MCP everything server\u001b]0;pwned\u0007\u001b[2J", "version": "1.0.0",
 			"packages": []any{map[string]any{"registryType": "npm", "identifier": "@modelcontextprotocol/server-everything", "version": "2026.8.31",
 				"transport":            map[string]any{"type": "stdio"},
 				"environmentVariables": []any{map[string]any{"name": "E2E_API_KEY", "isSecret": true, "isRequired": true, "description": "an API key"}}}}},
@@ -166,6 +166,9 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("search: code %d, want %q:\n%s%s", code, want, out, errOut)
 		}
+	}
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Fatalf("search printed the publisher's control characters: %q", out)
 	}
 	if out, _, _ = h.run(t, env, "mcp", "search", "io.github.e2e"); !strings.Contains(out, "cached ") {
 		t.Fatalf("second search: want the cache's age:\n%s", out)
