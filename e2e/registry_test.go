@@ -183,6 +183,10 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "export E2E_API_KEY=") {
 		t.Fatalf("add ev: code %d:\n%s%s", code, out, errOut)
 	}
+	out, _, _ = h.run(t, env, "mcp", "get", "ev")
+	if !strings.Contains(out, "io.github.e2e/everything@1.0.0 (npm from "+reg.URL) {
+		t.Fatalf("mcp get ev: want where it was installed from:\n%s", out)
+	}
 	out, errOut, code = h.run(t, append(env, "E2E_API_KEY="+secret), "mcp", "call", "ev", "echo", "--args", `{"message":"hi from the registry"}`, "--yes")
 	if code != 0 || !strings.Contains(out, "hi from the registry") {
 		t.Fatalf("call ev echo: code %d:\n%s%s", code, out, errOut)

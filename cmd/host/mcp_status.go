@@ -148,6 +148,9 @@ func (c *cli) get(args []string) int {
 	line("source", fmt.Sprintf("%s (%s)", st.Source, e.Path))
 	line("enabled", fmt.Sprint(st.Enabled))
 	line("target", describeTarget(e.Config))
+	if r := e.Config.Registry; r != nil {
+		line("registry", fmt.Sprintf("%s@%s (%s from %s; host mcp update %s)", r.Name, r.Version, r.Package, r.URL, st.ID))
+	}
 	line("headers", strings.Join(keys(e.Config.Headers), ", "))
 	if n := serve.EnvironmentNames(e.Config); n != nil {
 		// Names only, never values: what the server gets of the
