@@ -11,7 +11,9 @@ const (
 )
 
 // RegistrySearchParams ask the configured registries for the active
-// servers whose names contain Query ("" lists them all, up to a cap).
+// servers whose names contain the first word of Query and whose name,
+// title or description contain every other word ("" lists them all, up
+// to a cap).
 type RegistrySearchParams struct {
 	Query string `json:"query,omitempty"`
 	// Refresh asks the registries even when the cache is fresh.

@@ -30,16 +30,27 @@ func (in *Installer) client(u string) *Client {
 }
 
 // Search searches every registry and joins the answers in order. The
-// result is as old as its oldest part; one registry failing fails the
-// search, naming it.
+// registries match the first word of query against server names; every
+// other word must then appear in the name, title or description (case
+// ignored). The result is as old as its oldest part; one registry failing
+// fails the search, naming it.
 func (in *Installer) Search(ctx context.Context, query string, refresh bool) (*Result, error) {
 	out := &Result{Entries: []Entry{}}
+	fields := strings.Fields(query)
+	first, words := "", strings.Fields(strings.ToLower(query))
+	if len(fields) > 0 {
+		first = fields[0] // as typed: the registry decides how names match
+	}
 	for _, u := range in.Registries {
-		r, err := in.client(u).Search(ctx, query, refresh)
+		r, err := in.client(u).Search(ctx, first, refresh)
 		if err != nil {
 			return nil, err
 		}
-		out.Entries = append(out.Entries, r.Entries...)
+		for _, e := range r.Entries {
+			if matchesAll(e, words[min(1, len(words)):]) {
+				out.Entries = append(out.Entries, e)
+			}
+		}
 		if out.FetchedAt.IsZero() || r.FetchedAt.Before(out.FetchedAt) {
 			out.FetchedAt = r.FetchedAt
 		}
@@ -94,6 +105,16 @@ func (in *Installer) Prepare(ctx context.Context, e Entry, o Options) (*Plan, er
 	}
 	pl.UseBundle(b)
 	return pl, nil
+}
+
+func matchesAll(e Entry, words []string) bool {
+	text := strings.ToLower(e.Server.Name + " " + e.Server.Title + " " + e.Server.Description)
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // SplitSpec splits "name@version" ("name" alone means the latest).

@@ -28,6 +28,10 @@ func TestInstallerFetchesFromTheFirstRegistryThatHasIt(t *testing.T) {
 	if err != nil || len(r.Entries) != 2 {
 		t.Fatalf("search both: %v %d", err, len(r.Entries))
 	}
+	r, err = in.Search(context.Background(), "io.github.t ABOUT io.github.t/b", true)
+	if err != nil || len(r.Entries) != 1 || r.Entries[0].Server.Name != "io.github.t/b" {
+		t.Fatalf("search with more words: %v %+v", err, r)
+	}
 	if n, v := SplitSpec("io.github.t/b@2.0.0"); n != "io.github.t/b" || v != "2.0.0" {
 		t.Fatalf("split %q %q", n, v)
 	}
