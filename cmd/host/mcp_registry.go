@@ -19,6 +19,10 @@ import (
 // then there is none.
 var policyRegistries = func() []string { return nil }
 
+// policyCheck judges a registry entry before it is written (what it runs
+// or connects to); nil allows all. The managed policy sets it.
+var policyCheck func(id string, c config.ServerConfig) error
+
 // installer returns the registry installer for the registries the flag
 // names (comma-separated), else $MCP_HOST_REGISTRY, else the official one.
 func (c *cli) installer(flagURLs string) *registry.Installer { return newInstaller(flagURLs) }
@@ -29,7 +33,7 @@ func newInstaller(flagURLs string) *registry.Installer {
 	if setting == "" {
 		setting = os.Getenv(registry.EnvURLs)
 	}
-	in := &registry.Installer{Registries: registry.URLs(setting, policyRegistries())}
+	in := &registry.Installer{Registries: registry.URLs(setting, policyRegistries()), Check: policyCheck}
 	if dir, err := registry.DefaultCacheDir(); err == nil {
 		in.Cache = &registry.Cache{Dir: dir}
 	}
@@ -102,7 +106,7 @@ func (c *cli) addFromRegistry(a registryAdd) int {
 	if err != nil {
 		return c.failf(exitFailure, "add %s: %v", a.id, err)
 	}
-	pl, code := c.prepare(ctx, in, e, registry.Options{Use: a.use, Values: values}, "add "+a.id)
+	pl, code := c.prepare(ctx, in, e, registry.Options{Use: a.use, Values: values, ID: a.id}, "add "+a.id)
 	if pl == nil {
 		return code
 	}
@@ -242,7 +246,7 @@ func (c *cli) update(args []string) int {
 		fmt.Fprintf(c.stdout, "%s is up to date (%s@%s)\n", id, termsafe.Line(src.Name), termsafe.Line(src.Version))
 		return exitOK
 	}
-	pl, code := c.prepare(ctx, in, e, registry.Options{Use: src.Package, Values: values}, "update "+id)
+	pl, code := c.prepare(ctx, in, e, registry.Options{Use: src.Package, Values: values, ID: id}, "update "+id)
 	if pl == nil {
 		return code
 	}

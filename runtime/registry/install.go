@@ -23,6 +23,10 @@ type Installer struct {
 	DataDir string
 	// LookPath finds programs; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Check, when set, judges the entry a plan would write (what it runs
+	// or connects to): an organization's managed policy refuses here,
+	// before anything is written. Its error is the plan's.
+	Check func(id string, c config.ServerConfig) error
 }
 
 func (in *Installer) client(u string) *Client {
@@ -83,15 +87,19 @@ func (in *Installer) Fetch(ctx context.Context, name, version, from string) (Ent
 }
 
 // Prepare builds the plan for e and, once nothing is missing, installs an
-// mcpb bundle so the plan's command line is final. A package this machine
-// cannot run fails here, before anything is written to a configuration.
+// mcpb bundle so the plan's command line is final, and asks Check. A
+// package this machine cannot run fails here, before anything is written
+// to a configuration.
 func (in *Installer) Prepare(ctx context.Context, e Entry, o Options) (*Plan, error) {
 	if o.LookPath == nil {
 		o.LookPath = in.LookPath
 	}
 	pl, err := Build(e, o)
-	if err != nil || len(pl.Missing) > 0 || pl.Kind != "mcpb" {
+	if err != nil || len(pl.Missing) > 0 {
 		return pl, err
+	}
+	if pl.Kind != "mcpb" {
+		return pl, in.check(pl)
 	}
 	dir := in.DataDir
 	if dir == "" {
@@ -104,7 +112,17 @@ func (in *Installer) Prepare(ctx context.Context, e Entry, o Options) (*Plan, er
 		return nil, err
 	}
 	pl.UseBundle(b)
-	return pl, nil
+	return pl, in.check(pl)
+}
+
+func (in *Installer) check(pl *Plan) error {
+	if in.Check == nil {
+		return nil
+	}
+	if err := in.Check(pl.ID, pl.Config); err != nil {
+		return fmt.Errorf("%s@%s: %w", pl.Entry.Server.Name, pl.Entry.Server.Version, err)
+	}
+	return nil
 }
 
 func matchesAll(e Entry, words []string) bool {

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -64,5 +65,27 @@ func TestWriteReplacesTheDefinitionOnly(t *testing.T) {
 	}
 	if got := ValuesFrom(config.ServerConfig{Env: map[string]string{"A": "1", "S": "${S}"}, Headers: map[string]string{"H": "v"}}); len(got) != 2 || got["A"] != "1" || got["H"] != "v" {
 		t.Fatalf("values %v", got)
+	}
+}
+
+// TestCheckRefusesBeforeWriting: the policy hook sees what would run and
+// its refusal is Prepare's error.
+func TestCheckRefusesBeforeWriting(t *testing.T) {
+	srv := httptest.NewServer(&fakeRegistry{servers: []response{item("io.github.t/a", "1.0.0", StatusActive)}})
+	defer srv.Close()
+	var seen string
+	in := &Installer{Registries: []string{srv.URL}, LookPath: lookOnly("npx"), Check: func(id string, c config.ServerConfig) error {
+		seen = id + ": " + CommandLine(c)
+		return errors.New("blocked by policy: command npx")
+	}}
+	e, err := in.Fetch(context.Background(), "io.github.t/a", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Prepare(context.Background(), e, Options{ID: "a"}); err == nil || !strings.Contains(err.Error(), "blocked by policy") {
+		t.Fatalf("prepare: %v", err)
+	}
+	if seen != "a: npx -y @x/a@1.0.0" {
+		t.Fatalf("check saw %q", seen)
 	}
 }

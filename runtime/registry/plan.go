@@ -31,6 +31,8 @@ type Options struct {
 	Values map[string]string
 	// LookPath finds a program; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// ID is the server id the entry will be written as.
+	ID string
 }
 
 // Need is a value the entry requires that nobody supplied.
@@ -59,6 +61,9 @@ type Plan struct {
 	Runtime string `json:"runtime,omitempty"`
 	// Package is the chosen package (nil for a remote).
 	Package *Package `json:"-"`
+	// ID is the server id the plan is for, when the caller set it in
+	// Options (for Installer.Check).
+	ID string `json:"id,omitempty"`
 }
 
 // runtimes is the program each package type is run with.
@@ -98,11 +103,16 @@ func Build(e Entry, o Options) (*Plan, error) {
 				continue
 			}
 		}
-		return packagePlan(e, p, rt, o.Values)
+		pl, err := packagePlan(e, p, rt, o.Values)
+		if pl != nil {
+			pl.ID = o.ID
+		}
+		return pl, err
 	}
 	if o.Use == "" || o.Use == KindRemote {
 		for i := range s.Remotes {
 			if pl, err := remotePlan(e, &s.Remotes[i], o.Values); err == nil {
+				pl.ID = o.ID
 				return pl, nil
 			} else {
 				why = append(why, err.Error())

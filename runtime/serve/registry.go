@@ -40,7 +40,7 @@ func (s *service) RegistrySearch(ctx context.Context, p *protocol.RegistrySearch
 // still needs. An mcpb bundle is downloaded, verified and unpacked to know
 // its command line; nothing is written to a configuration.
 func (s *service) RegistryGet(ctx context.Context, p *protocol.RegistryGetParams) (*protocol.RegistryGetResult, error) {
-	_, pl, err := s.registryPlan(ctx, p)
+	_, pl, err := s.registryPlan(ctx, p, "")
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (s *service) RegistryAdd(ctx context.Context, p *protocol.RegistryAddParams
 	if err := config.ValidateServerID(p.ID); err != nil {
 		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Method: protocol.MethodRegistryAdd, Field: "id"}, "%s: %v", protocol.MethodRegistryAdd, err)
 	}
-	_, pl, err := s.registryPlan(ctx, &p.RegistryGetParams)
+	_, pl, err := s.registryPlan(ctx, &p.RegistryGetParams, p.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -78,13 +78,13 @@ func (s *service) RegistryAdd(ctx context.Context, p *protocol.RegistryAddParams
 	return &protocol.RegistryAddResult{ID: p.ID, Runs: runs, Path: path, Secrets: wireNeeds(pl.Secrets)}, nil
 }
 
-func (s *service) registryPlan(ctx context.Context, p *protocol.RegistryGetParams) (registry.Entry, *registry.Plan, error) {
+func (s *service) registryPlan(ctx context.Context, p *protocol.RegistryGetParams, id string) (registry.Entry, *registry.Plan, error) {
 	in := s.installer()
 	e, err := in.Fetch(ctx, p.Name, p.Version, "")
 	if err != nil {
 		return e, nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
 	}
-	pl, err := in.Prepare(ctx, e, registry.Options{Use: p.Use, Values: p.Values})
+	pl, err := in.Prepare(ctx, e, registry.Options{Use: p.Use, Values: p.Values, ID: id})
 	if err != nil {
 		return e, nil, protocol.Errorf(protocol.CodeFailed, "%v (nothing was written)", err)
 	}
