@@ -47,6 +47,9 @@ type RegistrySearchResult struct {
 	Age       string `json:"age"`
 	// Truncated says the page cap ended the listing: narrow the query.
 	Truncated bool `json:"truncated,omitempty"`
+	// Unreachable, when set, says why the registry was not asked: the
+	// servers are the cache's older answer (Age says how old).
+	Unreachable string `json:"unreachable,omitempty"`
 }
 
 // RegistryGetParams name an entry and how to install it: what the UI shows

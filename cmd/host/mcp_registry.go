@@ -63,6 +63,9 @@ func (c *cli) search(args []string) int {
 		return c.writeJSON(r)
 	}
 	age := registry.Age(r, time.Now())
+	if r.Unreachable != "" {
+		c.warnf("showing the cached answer (%s): %s", age, r.Unreachable)
+	}
 	if len(r.Entries) == 0 {
 		fmt.Fprintf(c.stdout, "no active servers match (%s)\n", age)
 		return exitOK

@@ -56,13 +56,16 @@ type Result struct {
 	FromCache bool `json:"from_cache,omitempty"`
 	// Truncated says the page cap stopped the listing before its end.
 	Truncated bool `json:"truncated,omitempty"`
+	// Unreachable, when set, is why the registry was not asked: the
+	// entries are an older cached answer.
+	Unreachable string `json:"unreachable,omitempty"`
 }
 
 // Search lists the latest version of each active server whose name
 // matches query (a substring; "" lists all), following the cursor up to
 // MaxPages pages. A cached answer younger than the cache's TTL is used
 // unless refresh; when the registry cannot be reached, a cached answer of
-// any age is returned with the error's text dropped (its age says how old).
+// any age is returned, with the reason in Unreachable.
 func (c *Client) Search(ctx context.Context, query string, refresh bool) (*Result, error) {
 	key := c.base() + "\x00search\x00" + query
 	if c.Cache != nil && !refresh {
@@ -74,6 +77,7 @@ func (c *Client) Search(ctx context.Context, query string, refresh bool) (*Resul
 	if err != nil {
 		if c.Cache != nil {
 			if cached, ok := c.Cache.Get(key, true); ok {
+				cached.Unreachable = err.Error()
 				return cached, nil
 			}
 		}

@@ -115,8 +115,8 @@ func TestSearchPagesFiltersAndCaches(t *testing.T) {
 	srv.Close()
 	cache.TTL = time.Nanosecond
 	r3, err := c.Search(context.Background(), "io.github.t", false)
-	if err != nil || !r3.FromCache {
-		t.Fatalf("offline search: err %v", err)
+	if err != nil || !r3.FromCache || !strings.Contains(r3.Unreachable, srv.URL) {
+		t.Fatalf("offline search: err %v, unreachable %q", err, r3.Unreachable)
 	}
 	// The page cap stops a listing and says so.
 	srv2 := httptest.NewServer(f)

@@ -60,6 +60,9 @@ func (in *Installer) Search(ctx context.Context, query string, refresh bool) (*R
 		}
 		out.FromCache = out.FromCache || r.FromCache
 		out.Truncated = out.Truncated || r.Truncated
+		if r.Unreachable != "" {
+			out.Unreachable = strings.TrimPrefix(out.Unreachable+"; ", "; ") + r.Unreachable
+		}
 	}
 	return out, nil
 }

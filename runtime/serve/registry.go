@@ -29,7 +29,7 @@ func (s *service) RegistrySearch(ctx context.Context, p *protocol.RegistrySearch
 		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
 	}
 	out := &protocol.RegistrySearchResult{Servers: []protocol.RegistryServer{}, FetchedAt: r.FetchedAt.UTC().Format(time.RFC3339),
-		FromCache: r.FromCache, Age: registry.Age(r, time.Now()), Truncated: r.Truncated}
+		FromCache: r.FromCache, Age: registry.Age(r, time.Now()), Truncated: r.Truncated, Unreachable: r.Unreachable}
 	for _, e := range r.Entries {
 		out.Servers = append(out.Servers, wireRegistryServer(e))
 	}
