@@ -174,6 +174,20 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 		t.Fatalf("second search: want the cache's age:\n%s", out)
 	}
 
+	// The managed policy judges what an entry would run before anything is
+	// written (here: a deny rule on npx -y with any package).
+	policyFile := filepath.Join(tmp, "managed.json")
+	if err := os.WriteFile(policyFile, []byte(`{"deny": [{"command": ["npx", "-y", "*"]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = h.run(t, append(env, "MCP_HOST_MANAGED_POLICY="+policyFile), "mcp", "add", "ev", "--from-registry", "io.github.e2e/everything", "--yes")
+	if code != 4 || !strings.Contains(errOut, "refused") || !strings.Contains(errOut, "deny[0]") || !strings.Contains(errOut, "nothing was written") {
+		t.Fatalf("add under a policy that denies it: code %d:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(h.global); err == nil {
+		t.Fatal("a refused registry entry was written")
+	}
+
 	// npm: what runs is shown first; without a terminal, --yes is needed.
 	_, errOut, code = h.run(t, env, "mcp", "add", "ev", "--from-registry", "io.github.e2e/everything")
 	if code != 4 || !strings.Contains(errOut, "npx -y @modelcontextprotocol/server-everything@2026.8.31") || !strings.Contains(errOut, "--yes") {

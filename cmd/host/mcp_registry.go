@@ -10,30 +10,42 @@ import (
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/policy"
 	"github.com/mcp-host/mcp-host/runtime/registry"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // policyRegistries returns the registries an organization's managed policy
-// names; they replace the user's. The managed policy fills it in; until
-// then there is none.
-var policyRegistries = func() []string { return nil }
-
-// policyCheck judges a registry entry before it is written (what it runs
-// or connects to); nil allows all. The managed policy sets it.
-var policyCheck func(id string, c config.ServerConfig) error
+// names; they replace the user's. The policy has no such key yet: none.
+var policyRegistries = func(*policy.Policy) []string { return nil }
 
 // installer returns the registry installer for the registries the flag
-// names (comma-separated), else $MCP_HOST_REGISTRY, else the official one.
-func (c *cli) installer(flagURLs string) *registry.Installer { return newInstaller(flagURLs) }
+// names (comma-separated), else $MCP_HOST_REGISTRY, else the official one,
+// judging entries for the file at path (scope global or project).
+func (c *cli) installer(flagURLs, scope, path string) *registry.Installer {
+	return newInstaller(flagURLs, c.policy, scope, path)
+}
 
-// newInstaller is [cli.installer] for host serve too.
-func newInstaller(flagURLs string) *registry.Installer {
+// newInstaller is [cli.installer] for host serve too. The managed policy
+// (as pol reads it when asked) judges each entry as host mcp add judges a
+// typed one: refused, it is never written.
+func newInstaller(flagURLs string, pol func() *policy.Policy, scope, path string) *registry.Installer {
 	setting := flagURLs
 	if setting == "" {
 		setting = os.Getenv(registry.EnvURLs)
 	}
-	in := &registry.Installer{Registries: registry.URLs(setting, policyRegistries()), Check: policyCheck}
+	in := &registry.Installer{Registries: registry.URLs(setting, policyRegistries(pol()))}
+	in.Check = func(id string, cfg config.ServerConfig) error {
+		pol := pol()
+		if err := pol.ForbidsRemoval(id); err != nil {
+			return err
+		}
+		e := pol.Judge(config.ServerEntry{ID: id, Config: cfg, Source: scope, Path: path, DefinedIn: scope, DefinedPath: path}, nil)
+		if e.Blocked != nil {
+			return e.Blocked
+		}
+		return nil
+	}
 	if dir, err := registry.DefaultCacheDir(); err == nil {
 		in.Cache = &registry.Cache{Dir: dir}
 	}
@@ -55,7 +67,7 @@ func (c *cli) search(args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	r, err := c.installer(*reg).Search(ctx, strings.Join(pos, " "), *refresh)
+	r, err := c.installer(*reg, "", "").Search(ctx, strings.Join(pos, " "), *refresh)
 	if err != nil {
 		return c.failf(exitFailure, "search: %v", err)
 	}
@@ -101,7 +113,7 @@ func (c *cli) addFromRegistry(a registryAdd) int {
 	if err != nil {
 		return c.failf(exitUsage, "add: %v", err)
 	}
-	in := c.installer(a.registries)
+	in := c.installer(a.registries, a.scope, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	name, version := registry.SplitSpec(a.spec)
@@ -134,8 +146,11 @@ func (c *cli) prepare(ctx context.Context, in *registry.Installer, e registry.En
 	pl, err := in.Prepare(ctx, e, o)
 	if err != nil {
 		code := exitFailure
-		if errors.Is(err, registry.ErrCannotRun) {
+		switch {
+		case errors.Is(err, registry.ErrCannotRun):
 			code = exitUsage
+		case errors.Is(err, registry.ErrRefused):
+			code = exitDenied
 		}
 		return nil, c.failf(code, "%s: %v (nothing was written)", what, err)
 	}
@@ -238,7 +253,7 @@ func (c *cli) update(args []string) int {
 	for k, v := range given {
 		values[k] = v
 	}
-	in := c.installer("")
+	in := c.installer("", *scope, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	e, err := in.Fetch(ctx, src.Name, "latest", src.URL)

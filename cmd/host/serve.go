@@ -150,7 +150,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:        version,
 		Logger:         logger,
 		Debug:          *debug,
-		Registry:       newInstaller(""),
+		Registry:       newInstaller("", policy.DefaultSource().Load, config.SourceGlobal, global),
 	})
 	if err != nil {
 		logger.Error("serve ended", "error", err)

@@ -10,6 +10,10 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
+// ErrRefused is matched by the error of [Installer.Prepare] when its
+// Check (the managed policy) refuses what the entry would run.
+var ErrRefused = errors.New("refused")
+
 // Installer searches the configured registries and prepares what an entry
 // needs before it is written: the CLI and the UI protocol share it.
 type Installer struct {
@@ -123,7 +127,7 @@ func (in *Installer) check(pl *Plan) error {
 		return nil
 	}
 	if err := in.Check(pl.ID, pl.Config); err != nil {
-		return fmt.Errorf("%s@%s: %w", pl.Entry.Server.Name, pl.Entry.Server.Version, err)
+		return fmt.Errorf("%s@%s: %w: %w", pl.Entry.Server.Name, pl.Entry.Server.Version, ErrRefused, err)
 	}
 	return nil
 }

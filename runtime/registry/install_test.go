@@ -82,7 +82,7 @@ func TestCheckRefusesBeforeWriting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Prepare(context.Background(), e, Options{ID: "a"}); err == nil || !strings.Contains(err.Error(), "blocked by policy") {
+	if _, err := in.Prepare(context.Background(), e, Options{ID: "a"}); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "blocked by policy") {
 		t.Fatalf("prepare: %v", err)
 	}
 	if seen != "a: npx -y @x/a@1.0.0" {
