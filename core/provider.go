@@ -30,7 +30,10 @@ type Message struct {
 	// ToolName is the name of the tool a RoleTool message answers.
 	ToolName string `json:"tool_name,omitempty"`
 	// Result is the structured tool result of a RoleTool message, for
-	// providers that can send more than text (images, for instance).
+	// providers that can send more than text (images, for instance). On a
+	// RoleUser message it holds the message's parts (images, embedded
+	// resources a prompt returned or the user attached), of which Content
+	// is the text rendering.
 	Result *Result `json:"result,omitempty"`
 }
 

@@ -17,4 +17,4 @@ package protocol
 
 // Version is the version of this protocol, exchanged in initialize. It
 // changes when a method, field or meaning changes incompatibly.
-const Version = "2026-11-24"
+const Version = "2026-11-27"

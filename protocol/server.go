@@ -94,6 +94,7 @@ func ServerHandler(s Server) Handler {
 	}
 	addAppMethods(t, s)
 	addRegistryMethods(t, s)
+	addPrimitiveMethods(t, s)
 	return t.handler()
 }
 

@@ -26,6 +26,10 @@ type UICapabilities struct {
 	Prompt  bool `json:"prompt,omitempty"`
 	OpenURL bool `json:"open_url,omitempty"`
 	Elicit  bool `json:"elicit,omitempty"`
+	// MCPPrompts: the UI offers servers' prompts to the user
+	// (prompts.list, prompts.get). The model's prompt tools then leave
+	// them out, unless a server's config says "prompts_to_model": true.
+	MCPPrompts bool `json:"mcp_prompts,omitempty"`
 }
 
 // RuntimeCapabilities say what the runtime offers the UI.
@@ -39,6 +43,9 @@ type RuntimeCapabilities struct {
 	// Apps is true: the runtime speaks the MCP Apps extension with servers
 	// and answers the app.* methods (see apps.go).
 	Apps bool `json:"apps,omitempty"`
+	// Primitives is true: the runtime answers the prompts.* and
+	// resources.* methods and run.start takes messages and attachments.
+	Primitives bool `json:"primitives,omitempty"`
 }
 
 // InitializeParams open the session. It must be the first request.
@@ -330,8 +337,17 @@ type Content struct {
 // RunStartParams start an agent turn (run.start). The answer comes at once
 // with the run id; the run reports through agent.event and run.status.
 type RunStartParams struct {
-	// Prompt is the user's message.
+	// Prompt is the user's message. It may be empty when Messages or
+	// Attach are given.
 	Prompt string `json:"prompt"`
+	// Messages come before Prompt in the conversation: the messages a
+	// prompt returned (prompts.get), role "user" or "assistant". The turn
+	// ends with a user message: the last user messages and Prompt form
+	// the user's turn.
+	Messages []PromptMessage `json:"messages,omitempty"`
+	// Attach are resources the runtime reads (bounded as resources.read)
+	// and adds to the user's message as embedded content.
+	Attach []ResourceParams `json:"attach,omitempty"`
 	// Conversation continues an earlier conversation (the id a previous
 	// run.start returned); empty starts a new one.
 	Conversation string `json:"conversation,omitempty"`

@@ -87,6 +87,9 @@ type AgentOptions struct {
 	// (runtime/resources), which every run gets. Tools that reach a server
 	// must gate themselves.
 	Local func(ctx context.Context) []core.Tool
+	// UserPrompts, when set, reports the servers whose prompts the UI
+	// offers to the user: the model's prompt tools leave them out.
+	UserPrompts func(server string) bool
 	// MaxSteps bounds model calls per run; 0 means core.DefaultMaxSteps.
 	MaxSteps int
 	// ToolSearch is the catalog budget above which a run searches the
@@ -118,7 +121,11 @@ func NewAgent(opts AgentOptions) (*Agent, error) {
 // Tools returns the tools a run started now would see: the adapted tools
 // of the ready servers and the local tools.
 func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []string) {
-	local := resources.Tools(a.opts.Manager.sources(), a.opts.Gate, a.opts.Adapter.MaxOutputBytes)
+	srcs := a.opts.Manager.sources()
+	for i := range srcs {
+		srcs[i].NoPrompts = a.opts.UserPrompts != nil && a.opts.UserPrompts(srcs[i].Server)
+	}
+	local := resources.Tools(srcs, a.opts.Gate, a.opts.Adapter.MaxOutputBytes)
 	if a.opts.Local != nil {
 		local = append(local, a.opts.Local(ctx)...)
 	}

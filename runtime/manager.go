@@ -34,6 +34,10 @@ type ManagerOptions struct {
 	// ElicitationComplete receives servers' notifications that a URL-mode
 	// elicitation finished; nil ignores them.
 	ElicitationComplete func(server, elicitationID string)
+	// ResourceUpdated receives servers' notifications/resources/updated
+	// about resources subscribed with [session.Session.Subscribe]; nil
+	// ignores them. It must not block.
+	ResourceUpdated func(server, uri string)
 	// HTTPClient is passed to HTTP sessions; nil uses the session default.
 	HTTPClient *http.Client
 	// MinBackoff and MaxBackoff bound the delay between reconnects.

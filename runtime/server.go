@@ -355,6 +355,12 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 				sv.m.opts.ElicitationComplete(server, id)
 			}
 		},
+		OnResourceUpdated: func(uri string) {
+			defer sv.recoverIn("the resources/updated handler")
+			if sv.m.opts.ResourceUpdated != nil {
+				sv.m.opts.ResourceUpdated(e.ID, uri)
+			}
+		},
 		ClientInfo: sv.m.opts.ClientInfo,
 		Logger:     sv.m.opts.Logger,
 		// A one-shot command's short grace (ManagerOptions.ShutdownGrace).

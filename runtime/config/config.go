@@ -69,6 +69,11 @@ type ServerConfig struct {
 	// Trust skips the confirm prompt for this server's tools. Only an
 	// explicit true in a config file turns it on.
 	Trust bool `json:"trust,omitempty"`
+	// PromptsToModel keeps the model's prompt tools (mcp_prompts_list,
+	// mcp_prompt_get) for this server when the UI offers its prompts to
+	// the user: nil means true for a UI that does not offer prompts, false
+	// for one that does (MCP prompts are the user's to pick).
+	PromptsToModel *bool `json:"prompts_to_model,omitempty"`
 	// Registry records where an entry added with "host mcp add
 	// --from-registry" came from, so "host mcp update" can offer a newer
 	// version. It never changes what runs: the command line or URL does.

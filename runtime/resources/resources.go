@@ -32,6 +32,9 @@ import (
 type Source struct {
 	Server  string
 	Session *session.Session
+	// NoPrompts leaves the server's prompts out of the model's tools: the
+	// UI offers them to the user, whose they are.
+	NoPrompts bool
 }
 
 // Tools returns the local tools for sources, each call gated by gate.
@@ -51,7 +54,7 @@ func Tools(sources []Source, gate *permission.Gate, maxOut int) []core.Tool {
 		if caps.Resources != nil {
 			res = append(res, s.Server)
 		}
-		if caps.Prompts != nil {
+		if caps.Prompts != nil && !s.NoPrompts {
 			prompts = append(prompts, s.Server)
 		}
 		if _, ok := caps.Extensions[skills.ExtensionID]; ok {
@@ -262,10 +265,20 @@ func (b *builder) resourceRead(ctx context.Context, a args) (*core.Result, error
 	if a.URI == "" {
 		return core.ErrorResult("uri is required"), nil
 	}
-	// Bounded while read (hostfetch): the text is cut at maxOut anyway.
-	res, err := hostfetch.Read(ctx, b.byServer[a.Server], a.URI, b.readLimit())
+	return Read(ctx, a.Server, b.byServer[a.Server], a.URI, b.maxOut)
+}
+
+// Read reads uri of server with s as the model or the user's message gets
+// it: as resource content whose text and data are cut at maxOut bytes in
+// all, read through hostfetch so that a resource far over maxOut
+// (ReadLimit) is refused while it is read instead of read whole.
+func Read(ctx context.Context, server string, s *session.Session, uri string, maxOut int) (*core.Result, error) {
+	if maxOut <= 0 {
+		maxOut = adapter.DefaultMaxOutputBytes
+	}
+	res, err := hostfetch.Read(ctx, s, uri, ReadLimit(maxOut))
 	if errors.Is(err, hostfetch.ErrTooLarge) {
-		return nil, fmt.Errorf("server %q: %w", a.Server, err)
+		return nil, fmt.Errorf("server %q: %w", server, err)
 	}
 	if err != nil {
 		return nil, err
@@ -281,13 +294,26 @@ func (b *builder) resourceRead(ctx context.Context, a args) (*core.Result, error
 		}
 		out.Content = append(out.Content, cc)
 	}
-	return bound(&out, b.maxOut), nil
+	return bound(&out, maxOut), nil
 }
 
-// readLimit bounds a resource or prompt read to be rendered for the model:
-// what passes maxOut is cut anyway, so one much larger is refused while it
-// is read rather than read whole (hostfetch).
-func (b *builder) readLimit() int { return max(16*b.maxOut, 2<<20) }
+// readLimit bounds a resource or prompt read to be rendered for the model.
+func (b *builder) readLimit() int { return ReadLimit(b.maxOut) }
+
+// ReadLimit bounds a resource or prompt read to be rendered for the model
+// or the user's message, whose text is cut at maxOut: one much larger is
+// refused while it is read rather than read whole (hostfetch).
+func ReadLimit(maxOut int) int { return max(16*maxOut, 2<<20) }
+
+// GetPrompt renders prompt name of s with args, its answer bounded by
+// ReadLimit(maxOut) while it is read (hostfetch).
+func GetPrompt(ctx context.Context, s *session.Session, name string, args map[string]string, maxOut int) (*mcp.GetPromptResult, error) {
+	if maxOut <= 0 {
+		maxOut = adapter.DefaultMaxOutputBytes
+	}
+	ctx = hostfetch.WithAnswerCap(ctx, hostfetch.WireBytes(ReadLimit(maxOut)))
+	return s.GetPrompt(ctx, name, args)
+}
 
 // bound cuts text content over max bytes in total.
 func bound(r *core.Result, max int) *core.Result {
@@ -353,8 +379,7 @@ func (b *builder) promptGet(ctx context.Context, a args) (*core.Result, error) {
 	if a.Name == "" {
 		return core.ErrorResult("name is required"), nil
 	}
-	ctx = hostfetch.WithAnswerCap(ctx, hostfetch.WireBytes(b.readLimit()))
-	res, err := b.byServer[a.Server].GetPrompt(ctx, a.Name, a.Arguments)
+	res, err := GetPrompt(ctx, b.byServer[a.Server], a.Name, a.Arguments, b.maxOut)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
 	}
-	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions()})
+	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions(), UserPrompts: s.userPrompts})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
 	}
@@ -63,7 +63,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 		ProtocolVersion: protocol.Version,
 		ServerInfo:      protocol.Implementation{Name: "mcp-host", Version: s.opts.Version},
 		Capabilities: protocol.RuntimeCapabilities{
-			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true, Apps: true,
+			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true, Apps: true, Primitives: true,
 		},
 		ConfigFiles: s.files,
 		Problems:    s.problems,
@@ -267,8 +267,12 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	if s.opts.Provider == nil {
 		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: start `host serve` with --model (OpenAI-compatible API) or --script FILE")
 	}
-	if strings.TrimSpace(p.Prompt) == "" {
+	if strings.TrimSpace(p.Prompt) == "" && len(p.Messages) == 0 && len(p.Attach) == 0 {
 		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "prompt"}, "run.start: params field \"prompt\" is required: the user's message")
+	}
+	turn, err := s.userTurn(ctx, p) // primitives.go
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	conv := p.Conversation
@@ -291,7 +295,7 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	agent := s.agent
 	s.mu.Unlock()
 
-	msgs := append(append([]core.Message(nil), history...), core.Message{Role: core.RoleUser, Content: p.Prompt})
+	msgs := append(append([]core.Message(nil), history...), turn...)
 	// The run begins once its id is on the wire: the UI reads the answer
 	// before any run.status or agent.event of the run. Its running status
 	// goes out when the run has taken its tool snapshot, saying whether it

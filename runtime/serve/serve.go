@@ -207,6 +207,7 @@ func (s *service) start() {
 	mo.OnStatus = s.onStatus
 	mo.Elicit = s.elicit
 	mo.ElicitationComplete = s.elicitationComplete
+	mo.ResourceUpdated = s.resourceUpdated // primitives.go
 	// Runs adapt with these options: servers' catalogs are adapted as they
 	// are listed.
 	adapt := s.opts.Adapter

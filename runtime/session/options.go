@@ -151,6 +151,10 @@ type Options struct {
 	OnToolsPage func(first bool, tools []*mcp.Tool)
 	// OnProgress receives progress notifications from the server.
 	OnProgress func(params *mcp.ProgressNotificationParams)
+	// OnResourceUpdated receives the URI of each
+	// notifications/resources/updated the server sends about a resource
+	// subscribed with [Session.Subscribe]; nil ignores them.
+	OnResourceUpdated func(uri string)
 
 	// ClientInfo is sent in the handshake; nil means "mcp-host".
 	ClientInfo *mcp.Implementation

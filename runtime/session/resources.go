@@ -93,3 +93,47 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	})
 	return res, err
 }
+
+// Complete asks the server for completions of one argument of a prompt
+// (ref/prompt) or resource template (ref/resource): completion/complete.
+// A server that did not declare the completions capability is not asked:
+// the error says so.
+func (s *Session) Complete(ctx context.Context, params *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	if caps := s.Info().Capabilities; caps == nil || caps.Completions == nil {
+		return nil, fmt.Errorf("server %q does not offer completions", s.opts.ID)
+	}
+	var res *mcp.CompleteResult
+	err := s.do(ctx, "completion/complete", params.Argument.Name, func(ctx context.Context, cs *mcp.ClientSession) error {
+		var err error
+		res, err = cs.Complete(ctx, params)
+		return err
+	})
+	return res, err
+}
+
+// Subscribe asks the server to report changes of the resource uri
+// (resources/subscribe); they arrive at Options.OnResourceUpdated. A server
+// that did not declare resources.subscribe is not asked.
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if caps := s.Info().Capabilities; caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
+		return fmt.Errorf("server %q does not offer resource subscriptions", s.opts.ID)
+	}
+	return s.do(ctx, "resources/subscribe", uri, func(ctx context.Context, cs *mcp.ClientSession) error {
+		return cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	})
+}
+
+// Unsubscribe ends a subscription Subscribe made (resources/unsubscribe).
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	return s.do(ctx, "resources/unsubscribe", uri, func(ctx context.Context, cs *mcp.ClientSession) error {
+		return cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
+	})
+}
+
+// resourceUpdated passes a server's notifications/resources/updated on.
+func (s *Session) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+	if s.opts.OnResourceUpdated == nil || req == nil || req.Params == nil {
+		return
+	}
+	s.opts.OnResourceUpdated(req.Params.URI)
+}

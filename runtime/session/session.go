@@ -89,6 +89,7 @@ func Connect(ctx context.Context, opts Options) (*Session, error) {
 	s.client = mcp.NewClient(o.ClientInfo, &mcp.ClientOptions{
 		ElicitationHandler:         s.elicit,
 		ElicitationCompleteHandler: s.elicitationComplete,
+		ResourceUpdatedHandler:     s.resourceUpdated,
 		//lint:ignore SA1019 kept for 2025-11-25 servers, which send log messages unasked; nothing is forwarded (serverlog.go)
 		LoggingMessageHandler:  s.keepLog,
 		Capabilities:           withTasks(withApps(clientCapabilities())), // tasks.go
