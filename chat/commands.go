@@ -23,7 +23,10 @@ const help = `Commands:
   /enable <id>, /disable <id>
   /new              start a new conversation
   /quit             shut the runtime down and leave
-Keys: Enter sends; Esc cancels a running answer or a question (a deny) or closes a view;
+  /<server>:<prompt> [arg=value …]
+                    run a server's prompt as your message (quote values with spaces: arg="a b")
+  @<server>:<uri>   in a message: attach that resource of the server (its contents go with your message)
+Keys: Tab completes commands, prompts, their arguments and values, and @ resources; Enter sends; Esc cancels a running answer or a question (a deny) or closes a view;
 Ctrl+C clears the line or cancels a question or a running answer; twice quits.`
 
 func (m *Model) submit(text string) tea.Cmd {
@@ -36,16 +39,23 @@ func (m *Model) submit(text string) tea.Cmd {
 			return nil
 		}
 		conv := m.conv
+		attach := m.attachments(text) // primitives.go
+		for _, a := range attach {
+			m.addLine(styleDim.Render("attached " + line(a.Server) + ":" + line(a.URI)))
+		}
 		m.waiting["start"] = "starting"
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 			defer cancel()
-			res, err := m.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: text, Conversation: conv})
+			res, err := m.rt.RunStart(ctx, &protocol.RunStartParams{Prompt: text, Conversation: conv, Attach: attach})
 			return runStartedMsg{res: res, err: err}
 		}
 	}
 	fields := strings.Fields(text)
 	cmd, arg := fields[0], ""
+	if isPromptCommand(cmd) {
+		return m.runPrompt(text) // primitives.go
+	}
 	if len(fields) > 1 {
 		arg = fields[1]
 	}

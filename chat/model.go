@@ -26,7 +26,10 @@ const callTimeout = 30 * time.Second
 
 // Model is the chat screen.
 type Model struct {
-	rt    protocol.Server
+	rt protocol.Server
+	// prim reaches servers' prompts and resources (primitives.go); nil
+	// when the runtime does not offer them.
+	prim  protocol.PrimitivesServer
 	model string
 
 	input   textinput.Model
@@ -156,6 +159,10 @@ type (
 	runStartedMsg struct {
 		res *protocol.RunStartResult
 		err error
+		// from names the prompt (server:name) whose messages started the
+		// run, for the transcript.
+		from     string
+		messages []protocol.PromptMessage
 	}
 )
 

@@ -72,13 +72,16 @@ func Run(ctx context.Context, o Options) error {
 	init, err := rt.Initialize(ictx, &protocol.InitializeParams{
 		ProtocolVersion: protocol.Version,
 		ClientInfo:      protocol.Implementation{Name: "host chat"},
-		Capabilities:    protocol.UICapabilities{Confirm: true, Prompt: true, Elicit: true},
+		Capabilities:    protocol.UICapabilities{Confirm: true, Prompt: true, Elicit: true, MCPPrompts: true},
 	})
 	cancel()
 	if err != nil {
 		return fmt.Errorf("chat: the runtime did not start (see %s): %w", o.LogFile, err)
 	}
 	m := NewModel(rt, init)
+	if init.Capabilities.Primitives {
+		m.prim = protocol.NewPrimitivesCaller(conn)
+	}
 	// The first lines are printed before the program reports the
 	// terminal's size: wrap them for the real width, not the default.
 	if f, ok := o.Out.(*os.File); ok && term.IsTerminal(f.Fd()) {

@@ -119,6 +119,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.addLine(styleErr.Render(describeErr(msg.err)))
 			return m, nil
 		}
+		if msg.from != "" {
+			m.showPromptMessages(msg.from, msg.messages) // primitives.go
+		}
 		m.run, m.conv = msg.res.RunID, msg.res.Conversation
 		m.waiting["run"] = "thinking"
 		// The runtime writes the answer before the run's first event, but
@@ -144,6 +147,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.addLine(msg.text)
 			}
 		}
+		return m, nil
+	case completeMsg:
+		m.applyCompletion(msg) // primitives.go
 		return m, nil
 	case quitMsg:
 		m.quitting = true
@@ -221,6 +227,10 @@ func (m *Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.showMCP, m.detail = false, ""
 		return m, nil
+	case tea.KeyTab:
+		if m.askStage == "" {
+			return m, m.complete() // primitives.go
+		}
 	case tea.KeyEnter:
 		text := strings.TrimSpace(m.input.Value())
 		m.input.SetValue("")
