@@ -86,7 +86,7 @@ func Run(ctx context.Context, o Options) error {
 	err = conn.Call(ictx, protocol.MethodInitialize, &protocol.InitializeParams{
 		ProtocolVersion: protocol.Version,
 		ClientInfo:      protocol.Implementation{Name: "host web"},
-		Capabilities:    protocol.UICapabilities{Confirm: true, Prompt: true, OpenURL: true, Elicit: true},
+		Capabilities:    protocol.UICapabilities{Confirm: true, Prompt: true, OpenURL: true, Elicit: true, MCPPrompts: true},
 	}, &init)
 	cancel()
 	if err != nil {

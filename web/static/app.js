@@ -253,9 +253,16 @@ function runStatus(p) {
 }
 
 async function send(prompt) {
-  $('log').append(el('div', { class: 'msg user', text: prompt }));
+  const attach = window.hostPrims ? window.hostPrims.take() : [];
+  const node = el('div', { class: 'msg user', text: prompt });
+  for (const a of attach) node.append(el('div', { class: 'attached muted', text: 'attached ' + a.server + ':' + a.uri }));
+  startRun(attach.length ? { prompt, attach } : { prompt }, node);
+}
+
+// startRun shows the user's turn (node) and starts a run with params.
+async function startRun(params, node) {
+  $('log').append(node);
   scrollLog();
-  const params = { prompt };
   if (state.conversation) params.conversation = state.conversation;
   try {
     const res = await call('run.start', params);
@@ -467,6 +474,7 @@ function start() {
     if (!text) return;
     input.value = '';
     if (text === '/mcp') return showView('mcp');
+    if (window.hostPrims && window.hostPrims.typed(text)) return;
     send(text);
   };
   $('prompt-form').addEventListener('submit', (ev) => { ev.preventDefault(); submit(); });
@@ -484,5 +492,5 @@ function start() {
   es.onopen = () => { $('conn').textContent = 'connected'; };
 }
 
-window.hostWeb = { call, answer, el, note, getRun, renderResult, pretty, safeURL };
+window.hostWeb = { call, answer, el, note, getRun, renderResult, pretty, safeURL, startRun };
 start();
