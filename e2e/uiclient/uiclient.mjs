@@ -183,7 +183,7 @@ function writeFixtures() {
 async function handshake(config) {
   step("initialize");
   const init = await call("initialize", {
-    protocol_version: "2026-11-24",
+    protocol_version: "2026-11-27",
     client_info: { name: "uiclient.mjs", version: "1" },
     capabilities: { confirm: true, elicit: true },
   });
