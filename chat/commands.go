@@ -26,6 +26,8 @@ const help = `Commands:
   /<server>:<prompt> [arg=value …]
                     run a server's prompt as your message (quote values with spaces: arg="a b")
   @<server>:<uri>   in a message: attach that resource of the server (its contents go with your message)
+  /watch @<server>:<uri>, /unwatch @<server>:<uri>
+                    show (or stop showing) when the server says that resource changed
 Keys: Tab completes commands, prompts, their arguments and values, and @ resources; Enter sends; Esc cancels a running answer or a question (a deny) or closes a view;
 Ctrl+C clears the line or cancels a question or a running answer; twice quits.`
 
@@ -121,6 +123,8 @@ func (m *Model) submit(text string) tea.Cmd {
 			_, err := m.rt.MCPLogout(ctx, &protocol.LogoutParams{ID: arg})
 			return arg + ": logged out", err
 		})
+	case "/watch", "/unwatch":
+		return m.watch(arg, cmd == "/watch") // primitives.go
 	case "/approve", "/deny":
 		if !needID() {
 			return nil

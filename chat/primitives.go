@@ -15,7 +15,7 @@ import (
 // the protocol's prompts.* and resources.* methods; Tab completes them.
 
 // builtinCommands are the chat's own commands, for Tab.
-var builtinCommands = []string{"/help", "/mcp", "/tools", "/login", "/logout", "/approve", "/deny", "/reconnect", "/enable", "/disable", "/new", "/quit"}
+var builtinCommands = []string{"/help", "/mcp", "/tools", "/login", "/logout", "/approve", "/deny", "/reconnect", "/enable", "/disable", "/new", "/quit", "/watch", "/unwatch"}
 
 // maxShownCandidates bounds the completions listed under the input.
 const maxShownCandidates = 20
@@ -322,4 +322,44 @@ func commonPrefix(s []string) string {
 		}
 	}
 	return p
+}
+
+// resourceUpdatedMsg is a resources.updated notification.
+type resourceUpdatedMsg struct {
+	p protocol.ResourceUpdatedParams
+}
+
+// ResourceUpdated makes the bridge a protocol.ResourceUpdatedHandler.
+func (b *bridge) ResourceUpdated(_ context.Context, p *protocol.ResourceUpdatedParams) error {
+	b.send(resourceUpdatedMsg{*p})
+	return nil
+}
+
+// watch subscribes to the changes of @<server>:<uri> (on) or ends that.
+func (m *Model) watch(arg string, on bool) tea.Cmd {
+	server, uri, ok := strings.Cut(strings.TrimPrefix(arg, "@"), ":")
+	if !ok || uri == "" || !strings.HasPrefix(arg, "@") {
+		m.addLine(styleErr.Render("usage: /watch @<server>:<uri> (Tab completes it)"))
+		return nil
+	}
+	if m.prim == nil {
+		m.addLine(styleErr.Render("the runtime does not offer resources"))
+		return nil
+	}
+	return m.call("watch "+arg, "", callTimeout, func(ctx context.Context) (string, error) {
+		p := &protocol.ResourceParams{Server: server, URI: uri}
+		if on {
+			_, err := m.prim.ResourcesSubscribe(ctx, p)
+			return "watching " + line(server) + ":" + line(uri) + " (its changes show here)", err
+		}
+		_, err := m.prim.ResourcesUnsubscribe(ctx, p)
+		return "no longer watching " + line(server) + ":" + line(uri), err
+	})
+}
+
+// resourceChanged says a watched resource changed, once; repeats are
+// counted.
+func (m *Model) resourceChanged(p protocol.ResourceUpdatedParams) {
+	text := fmt.Sprintf("%s:%s changed (attach it again to send what it says now)", line(p.Server), line(p.URI))
+	m.once(p.Server, "updated "+p.URI, text, func(s string) { m.addLine(styleDim.Render(s)) })
 }

@@ -148,6 +148,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case resourceUpdatedMsg:
+		m.resourceChanged(msg.p) // primitives.go
+		return m, nil
 	case completeMsg:
 		m.applyCompletion(msg) // primitives.go
 		return m, nil

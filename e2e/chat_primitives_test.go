@@ -13,7 +13,7 @@ import (
 // argument names and values (the second narrowed by the first), and an
 // @everything: resource through its template; the prompt runs as the
 // user's message (the transcript says where it came from) and the
-// attachment reaches the scripted model.
+// attachment reaches the scripted model; /watch shows a resource's change.
 func TestChatPromptsAndAttachments(t *testing.T) {
 	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
@@ -66,6 +66,16 @@ func TestChatPromptsAndAttachments(t *testing.T) {
 	c.keys("Enter")
 	c.waitText("attached everything:demo://resource/dynamic/text/2")
 	screen := c.waitText("saw the attachment")
+
+	// A watched resource: server-everything reports changes once its
+	// toggle-subscriber-updates tool ran (the model calls it here).
+	c.typeLine("/watch @everything:demo://resource/dynamic/text/2")
+	c.waitText("watching everything:demo://resource/dynamic/text/2")
+	c.typeLine("turn on updates")
+	c.waitText("Allow everything/toggle-subscriber-updates?")
+	c.keys("o")
+	c.waitText("updates are on")
+	c.waitText("everything:demo://resource/dynamic/text/2 changed")
 	if strings.Contains(screen, "unknown command") {
 		t.Errorf("the chat took a prompt for an unknown command:\n%s", screen)
 	}

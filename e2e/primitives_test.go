@@ -17,6 +17,10 @@ import (
 var primitivesScript = map[string]any{"runs": []any{
 	map[string]any{"prompt_contains": "This is a simple prompt without arguments.", "steps": []any{map[string]any{"text": "saw the simple prompt"}}},
 	map[string]any{"prompt_contains": "Resource 2: This is a plaintext resource", "steps": []any{map[string]any{"text": "saw the attachment"}}},
+	map[string]any{"prompt_contains": "turn on updates", "steps": []any{
+		map[string]any{"calls": []any{map[string]any{"name": "everything/toggle-subscriber-updates", "args": map[string]any{}}}},
+		map[string]any{"text": "updates are on"},
+	}},
 	map[string]any{"steps": []any{map[string]any{"text": "saw neither"}}},
 }}
 
