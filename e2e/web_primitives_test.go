@@ -15,7 +15,8 @@ import (
 // server-everything: a prompt from the "/" menu with its arguments filled
 // from the server's completions, a prompt typed whole, and a resource
 // attached from a template through the attach menu; the scripted model
-// sees each (web-primitives.mjs).
+// sees each; a watched resource shows server-everything's updates
+// (web-primitives.mjs).
 func TestWebPromptsAndAttachments(t *testing.T) {
 	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
@@ -38,11 +39,11 @@ func TestWebPromptsAndAttachments(t *testing.T) {
 		t.Fatalf("the browser wrote no result (%v): %v\n%s", runErr, err, out)
 	}
 	var r struct {
-		Steps                          []string
-		Error                          string
-		Console                        []string
-		Department, Names, ResourceIDs string
-		FromPrompt, AttachedLine       string
+		Steps                             []string
+		Error                             string
+		Console                           []string
+		Department, Names, ResourceIDs    string
+		FromPrompt, AttachedLine, Watched string
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
@@ -57,6 +58,9 @@ func TestWebPromptsAndAttachments(t *testing.T) {
 	}
 	if !strings.Contains(r.FromPrompt, "from everything:completable-prompt") {
 		t.Errorf("the prompt's turn does not say where it came from: %q", r.FromPrompt)
+	}
+	if !strings.Contains(r.Watched, "everything:demo://resource/dynamic/text/2") || !strings.Contains(r.Watched, "changed") {
+		t.Errorf("the watched resource shows no change: %q", r.Watched)
 	}
 	if !strings.Contains(r.AttachedLine, "attached everything:demo://resource/dynamic/text/2") {
 		t.Errorf("the message does not show its attachment: %q", r.AttachedLine)

@@ -2,7 +2,8 @@
 // Debian's chromium, driven by playwright-core, picks a server's prompt from
 // the "/" menu, fills its arguments with the server's completions (the
 // second narrowed by the first), runs it, runs another typed whole, and
-// attaches a resource from a template (its variable completed) to a message.
+// attaches a resource from a template (its variable completed) to a message,
+// and watches it change.
 //
 //   CHROMIUM=/usr/bin/chromium node web-primitives.mjs <address> <result.json>
 //
@@ -62,10 +63,20 @@ try {
   obs.resourceIds = await options(page, tpl + ' input[name="resourceId"]', '2');
   await page.click(tpl + ' button[type="submit"]');
   await page.waitForSelector('#attachments .chip[data-uri="demo://resource/dynamic/text/2"]');
+  await page.click('#attachments .chip[data-uri="demo://resource/dynamic/text/2"] button.watch');
+  await page.waitForSelector('#watched .watched[data-uri="demo://resource/dynamic/text/2"]');
   await page.fill('#prompt', 'what does it say?');
   await page.press('#prompt', 'Enter');
   await page.waitForSelector('#log :text("saw the attachment")');
   obs.attachedLine = await page.innerText('.msg.user:has(.attached)');
+
+  step('watch');
+  await page.fill('#prompt', 'turn on updates');
+  await page.press('#prompt', 'Enter');
+  await page.click('.ask.confirm button[data-answer="allow_once"]');
+  await page.waitForSelector('#log :text("updates are on")');
+  await page.waitForSelector('#watched .watched.changed[data-uri="demo://resource/dynamic/text/2"]');
+  obs.watched = await page.innerText('#watched');
   step('done');
 } catch (err) {
   obs.error = String(err && err.stack || err);

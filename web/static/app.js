@@ -140,6 +140,7 @@ function notification(method, p) {
     case 'agent.event': return agentEvent(p);
     case 'log': return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
   }
+  if (window.hostPrims && window.hostPrims.notification(method, p)) return;
   if (window.mcpApps) window.mcpApps.notification(method, p);
 }
 

@@ -109,9 +109,43 @@
     return true;
   }
 
+  // watched maps server + ' ' + uri to its row in #watched.
+  const watched = new Map();
+
+  // watch subscribes to a resource's changes; resources.updated then
+  // counts them in its row.
+  async function watch(server, uri) {
+    const key = server + ' ' + uri;
+    if (watched.has(key)) return;
+    try { await call('resources.subscribe', { server, uri }); } catch (err) { return note(err.message, 'error'); }
+    const status = el('span', { class: 'muted', text: ' watching' });
+    const row = el('div', { class: 'watched', 'data-uri': uri }, el('span', { text: server + ':' + uri }), status,
+      el('button', { type: 'button', text: 'unwatch', onclick: async () => {
+        watched.delete(key);
+        row.remove();
+        try { await call('resources.unsubscribe', { server, uri }); } catch (err) { note(err.message, 'error'); }
+      } }));
+    row.changes = 0;
+    row.status = status;
+    watched.set(key, row);
+    $('watched').append(row);
+  }
+
+  function notification(method, p) {
+    if (method !== 'resources.updated') return false;
+    const row = watched.get(p.server + ' ' + p.uri);
+    if (row) {
+      row.changes++;
+      row.status.textContent = ' changed ' + row.changes + '× (last ' + new Date().toLocaleTimeString() + ')';
+      row.classList.add('changed');
+    }
+    return true;
+  }
+
   function renderChips() {
     $('attachments').replaceChildren(...attached.map((a, i) => el('span', { class: 'chip', 'data-uri': a.uri },
       el('span', { text: a.server + ':' + a.uri }),
+      el('button', { type: 'button', class: 'watch', title: 'show when it changes', text: 'watch', onclick: () => watch(a.server, a.uri) }),
       el('button', { type: 'button', title: 'remove', text: '×', onclick: () => { attached.splice(i, 1); renderChips(); } }))));
   }
 
@@ -158,6 +192,7 @@
   $('attach').addEventListener('click', attachMenu);
   window.hostPrims = {
     typed,
+    notification,
     // take hands the attachments to a message and clears them.
     take() {
       const out = attached.splice(0);
