@@ -92,7 +92,11 @@ func (s *service) PromptsList(ctx context.Context, p *protocol.ListParams) (*pro
 			res.Problems = append(res.Problems, fmt.Sprintf("server %q: prompts/list: %s", id, termsafe.Line(err.Error())))
 		}
 		for _, pr := range ps {
-			if pr == nil || !safeName(pr.Name) {
+			if pr == nil {
+				continue
+			}
+			if !safeName(pr.Name) {
+				res.Problems = append(res.Problems, fmt.Sprintf("server %q: prompt %q left out: its name has control or invisible characters (shown stripped) or is over 256 bytes", id, termsafe.LineMax(pr.Name, 256)))
 				continue
 			}
 			info := protocol.PromptInfo{Server: id, Name: pr.Name, Title: termsafe.Line(pr.Title), Description: termsafe.Text(pr.Description)}

@@ -2,8 +2,12 @@ package serve_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/serve"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // run.start takes a prompt's messages and attachments, and refuses a turn
@@ -50,5 +55,96 @@ func TestRunStartMessagesAndAttachmentsRefused(t *testing.T) {
 	}
 	if _, err := rt.RunStart(ctx, &protocol.RunStartParams{Prompt: "x", Attach: []protocol.ResourceParams{{Server: "off", URI: "a://b"}}}); code(err) != protocol.CodeNotReady {
 		t.Errorf("attach of a disabled server: err = %v", err)
+	}
+}
+
+// startPrim is start with the UI's end as a PrimitivesServer too.
+func startPrim(t *testing.T, opts serve.ServeOptions) (protocol.Server, protocol.PrimitivesServer) {
+	t.Helper()
+	toRuntime, fromUI := io.Pipe()
+	toUI, fromRuntime := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	finished := make(chan struct{})
+	go func() {
+		_ = serve.Serve(ctx, toRuntime, fromRuntime, opts)
+		fromRuntime.Close()
+		close(finished)
+	}()
+	conn := protocol.NewConn(toUI, fromUI, protocol.ClientHandler(&ui{}), protocol.ConnOptions{})
+	go conn.Run(ctx)
+	t.Cleanup(func() {
+		cancel()
+		fromUI.Close()
+		select {
+		case <-finished:
+		case <-time.After(15 * time.Second):
+			t.Error("Serve did not return after its context ended")
+		}
+	})
+	return protocol.NewServerCaller(conn), protocol.NewPrimitivesCaller(conn)
+}
+
+// A server's prompt whose name holds an escape sequence is left out of
+// prompts.list with a problem naming it stripped; titles, descriptions and
+// completion values reach the UI stripped.
+func TestPrimitivesStripServerText(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1"}, &mcp.ServerOptions{
+		CompletionHandler: func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{"ok\x1b]0;title\x07value"}}}, nil
+		},
+	})
+	get := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}}, nil
+	}
+	srv.AddPrompt(&mcp.Prompt{Name: "fine", Title: "T\x1b[2Jitle", Description: "line one\nline \u202etwo"}, get)
+	srv.AddPrompt(&mcp.Prompt{Name: "bad\x1b[31m"}, get)
+	srv.AddResource(&mcp.Resource{URI: "file:///a", Name: "a\x1b[1mname", MIMEType: "text/plain"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///a", Text: "A"}}}, nil
+	})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	// Closed after the runtime (cleanups run last first): its session's
+	// open stream would keep Close waiting.
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	dir := t.TempDir()
+	global := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":{"h":{"transport":"http","url":"`+hs.URL+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rt, prim := startPrim(t, serve.ServeOptions{Config: config.LoadOptions{GlobalPath: global}, WatchInterval: -1})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "h"})
+		if err == nil && st.Server.State == protocol.StateReady {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("h never ready: %+v %v", st, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	l, err := prim.PromptsList(ctx, &protocol.ListParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Prompts) != 1 || l.Prompts[0].Name != "fine" || l.Prompts[0].Title != "Title" || l.Prompts[0].Description != "line one\nline two" {
+		t.Errorf("prompts = %+v", l.Prompts)
+	}
+	if len(l.Problems) != 1 || !strings.Contains(l.Problems[0], `prompt "bad[31m" left out`) && !strings.Contains(l.Problems[0], `prompt "bad" left out`) {
+		t.Errorf("problems = %q", l.Problems)
+	}
+	c, err := prim.PromptsComplete(ctx, &protocol.CompleteParams{Server: "h", Prompt: "fine", Argument: "x"})
+	if err != nil || len(c.Values) != 1 || c.Values[0] != "okvalue" {
+		t.Errorf("complete = %+v, %v", c, err)
+	}
+	rs, err := prim.ResourcesList(ctx, &protocol.ListParams{Server: "h"})
+	if err != nil || len(rs.Resources) != 1 || rs.Resources[0].Name != "aname" {
+		t.Errorf("resources = %+v, %v", rs, err)
 	}
 }
