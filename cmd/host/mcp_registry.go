@@ -16,8 +16,13 @@ import (
 )
 
 // policyRegistries returns the registries an organization's managed policy
-// names; they replace the user's. The policy has no such key yet: none.
-var policyRegistries = func(*policy.Policy) []string { return nil }
+// names in "registries"; they replace the user's.
+var policyRegistries = func(p *policy.Policy) []string {
+	if !p.Active() {
+		return nil
+	}
+	return p.Registries
+}
 
 // installer returns the registry installer for the registries the flag
 // names (comma-separated), else $MCP_HOST_REGISTRY, else the official one,

@@ -139,7 +139,11 @@ func (p *Policy) Check(e *config.ServerEntry, expanded *config.ServerConfig) *co
 		case p.UserServers == UserServersNone:
 			return block(`"user_servers": "none"`, "only servers the organization provides may run")
 		case p.UserServers == UserServersRegistryOnly:
-			return block(`"user_servers": "registry_only"`, "only servers installed from the organization's registry may run, and this one was not")
+			if b := p.registryOnly(e); b != nil {
+				return b
+			}
+		}
+		switch {
 		case p.ProjectServers != nil && !*p.ProjectServers && e.FromProject():
 			return block(`"project_servers": false`, "a project file (%s) defines this server", e.DefinedPath)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"path"
 	"strings"
 
@@ -161,6 +162,8 @@ func (d *decoder) policy(p *Policy) {
 					d.fail(m.valOff, `"user_servers" must be "allow", "none" or "registry_only", not %q`, p.UserServers)
 				}
 			}
+		case "registries":
+			p.Registries = d.registries(m)
 		case "sandbox_required":
 			d.value(m, &p.SandboxRequired)
 		case "project_servers":
@@ -219,6 +222,26 @@ func (d *decoder) rules(m member) []Rule {
 		}
 		out = append(out, r)
 	})
+	return out
+}
+
+// registries decodes "registries": absolute http(s) URLs, kept without a
+// trailing slash (as the registry client and the recorded entries spell
+// them).
+func (d *decoder) registries(m member) []string {
+	var in []string
+	if !d.value(m, &in) {
+		return nil
+	}
+	out := make([]string, 0, len(in))
+	for i, s := range in {
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			d.fail(m.valOff, `"registries"[%d]: %q is not an http(s) URL of a registry`, i, s)
+			continue
+		}
+		out = append(out, strings.TrimRight(s, "/"))
+	}
 	return out
 }
 

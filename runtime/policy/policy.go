@@ -70,6 +70,14 @@ type Policy struct {
 	Servers map[string]config.ServerConfig
 	// UserServers is "allow" (default), "none" or "registry_only".
 	UserServers string
+	// Registries are the organization's registry base URLs (no trailing
+	// slash): the only ones host mcp search and add --from-registry use,
+	// and, with "registry_only", the only ones a user server may come from.
+	Registries []string
+	// Verify checks that a user server under "registry_only" runs exactly
+	// what its recorded registry entry produces; nil means
+	// [registry.Verify] (tests set their own).
+	Verify func(id string, c config.ServerConfig) error
 	// SandboxRequired keeps any stdio server without a sandbox from
 	// starting.
 	SandboxRequired bool

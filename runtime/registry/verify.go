@@ -1,0 +1,163 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-host/mcp-host/internal/statefile"
+	"github.com/mcp-host/mcp-host/runtime/config"
+)
+
+// ErrMismatch is matched by the error of [Verifier.Verify] when a config
+// entry does not run what its recorded registry entry produces.
+var ErrMismatch = errors.New("differs from what the registry entry produces")
+
+// verifyTimeout bounds the fetch of one registry entry while verifying.
+const verifyTimeout = 15 * time.Second
+
+// Verifier re-derives, from the registry's server.json, the config entry
+// that a recorded registry source (url, name@version, package) produces,
+// and compares it with the entry as written: the "registry" field of a
+// config entry is the user's to edit, so it is never trusted alone.
+// Entries are kept in memory per process and in the Cache across
+// processes (a published version does not change).
+type Verifier struct {
+	// HTTP sends the requests; nil means a client with DefaultTimeout.
+	HTTP *http.Client
+	// Cache keeps fetched entries; nil means none.
+	Cache *Cache
+	// DataDir is where bundles are unpacked; "" means DefaultDataDir.
+	DataDir string
+
+	mu   sync.Mutex
+	memo map[string]Entry
+}
+
+// Verify returns nil when c is exactly what its recorded registry entry
+// produces with the values c was given: the same transport, command,
+// arguments, environment, URL and headers. Otherwise the error says why:
+// no registry recorded, the entry cannot be fetched, or (wrapping
+// [ErrMismatch]) what the registry entry would run instead.
+func (v *Verifier) Verify(id string, c config.ServerConfig) error {
+	src := c.Registry
+	if src == nil {
+		return errors.New("it records no registry entry")
+	}
+	e, err := v.entry(src.URL, src.Name, src.Version)
+	if err != nil {
+		return fmt.Errorf("cannot fetch %s@%s from %s to verify it: %w", src.Name, src.Version, src.URL, err)
+	}
+	pl, err := Build(e, Options{Use: src.Package, Values: ValuesFrom(c), ID: id, LookPath: func(s string) (string, error) { return s, nil }})
+	if err != nil {
+		return fmt.Errorf("%s@%s from %s: %w", src.Name, src.Version, src.URL, err)
+	}
+	if len(pl.Missing) > 0 {
+		return fmt.Errorf("its command line or URL %w %s@%s from %s: that needs %s, which the entry does not give", ErrMismatch, src.Name, src.Version, src.URL, pl.Missing[0].Key)
+	}
+	if pl.Kind == "mcpb" {
+		if err := v.useBundle(pl); err != nil {
+			return err
+		}
+	}
+	want, got := CommandLine(pl.Config), CommandLine(c)
+	if want != got || pl.Config.TransportName() != c.TransportName() {
+		return fmt.Errorf("its command line or URL %w %s@%s from %s: it runs %q, the registry entry runs %q", ErrMismatch, src.Name, src.Version, src.URL, got, want)
+	}
+	return nil
+}
+
+// useBundle points an mcpb plan at its unpacked bundle, whose directory
+// is named by the registry's fileSha256.
+func (v *Verifier) useBundle(pl *Plan) error {
+	dir := v.DataDir
+	if dir == "" {
+		d, err := DefaultDataDir()
+		if err != nil {
+			return err
+		}
+		dir = d
+	}
+	want := strings.ToLower(pl.Package.FileSHA256)
+	if len(want) != 64 {
+		return fmt.Errorf("bundle %s: no valid fileSha256", pl.Package.Identifier)
+	}
+	dir = filepath.Join(dir, "bundles", safeName(pl.Entry.Server.Name), safeName(pl.Entry.Server.Version)+"-"+want[:12])
+	var m manifest
+	if err := statefile.Decode("bundle manifest", filepath.Join(dir, "manifest.json"), 1<<20, &m); err != nil {
+		return fmt.Errorf("%s@%s: its bundle is not installed: %w", pl.Entry.Server.Name, pl.Entry.Server.Version, err)
+	}
+	b, err := m.command(dir)
+	if err != nil {
+		return fmt.Errorf("bundle %s: %w", dir, err)
+	}
+	pl.UseBundle(b)
+	return nil
+}
+
+// entry fetches name@version from the registry at u: from memory, else a
+// fresh cache entry, else the registry, else a stale cache entry.
+func (v *Verifier) entry(u, name, version string) (Entry, error) {
+	c := &Client{URL: u, HTTP: v.HTTP}
+	key := c.base() + "\x00get\x00" + name + "\x00" + version
+	v.mu.Lock()
+	e, ok := v.memo[key]
+	v.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	if v.Cache != nil {
+		if r, ok := v.Cache.Get(key, false); ok && len(r.Entries) == 1 {
+			return v.keep(key, r.Entries[0]), nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
+	defer cancel()
+	e, err := c.Get(ctx, name, version)
+	if err != nil {
+		if v.Cache != nil && !errors.Is(err, ErrNotFound) {
+			if r, ok := v.Cache.Get(key, true); ok && len(r.Entries) == 1 {
+				return v.keep(key, r.Entries[0]), nil
+			}
+		}
+		return Entry{}, err
+	}
+	if v.Cache != nil {
+		_ = v.Cache.Put(key, &Result{Entries: []Entry{e}, FetchedAt: time.Now()})
+	}
+	return v.keep(key, e), nil
+}
+
+func (v *Verifier) keep(key string, e Entry) Entry {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.memo == nil {
+		v.memo = map[string]Entry{}
+	}
+	v.memo[key] = e
+	return e
+}
+
+// defaultVerifier is the process's verifier, see [Verify].
+var defaultVerifier struct {
+	once sync.Once
+	v    *Verifier
+}
+
+// Verify is [Verifier.Verify] with the process's verifier, which caches
+// entries in [DefaultCacheDir] and finds bundles in [DefaultDataDir].
+func Verify(id string, c config.ServerConfig) error {
+	defaultVerifier.once.Do(func() {
+		defaultVerifier.v = &Verifier{}
+		if dir, err := DefaultCacheDir(); err == nil {
+			defaultVerifier.v.Cache = &Cache{Dir: dir}
+		}
+	})
+	return defaultVerifier.v.Verify(id, c)
+}
