@@ -26,13 +26,11 @@ const verifyTimeout = 15 * time.Second
 // that a recorded registry source (url, name@version, package) produces,
 // and compares it with the entry as written: the "registry" field of a
 // config entry is the user's to edit, so it is never trusted alone.
-// Entries are kept in memory per process and in the Cache across
-// processes (a published version does not change).
+// Entries are kept in memory per process (a published version does not
+// change); a registry that cannot be reached fails the check.
 type Verifier struct {
 	// HTTP sends the requests; nil means a client with DefaultTimeout.
 	HTTP *http.Client
-	// Cache keeps fetched entries; nil means none.
-	Cache *Cache
 	// DataDir is where bundles are unpacked; "" means DefaultDataDir.
 	DataDir string
 
@@ -59,7 +57,7 @@ func (v *Verifier) Verify(id string, c config.ServerConfig) error {
 		return fmt.Errorf("%s@%s from %s: %w", src.Name, src.Version, src.URL, err)
 	}
 	if len(pl.Missing) > 0 {
-		return fmt.Errorf("its command line or URL %w %s@%s from %s: that needs %s, which the entry does not give", ErrMismatch, src.Name, src.Version, src.URL, pl.Missing[0].Key)
+		return fmt.Errorf("its command line or URL %w (%s@%s from %s): that needs %s, which the entry does not give", ErrMismatch, src.Name, src.Version, src.URL, pl.Missing[0].Key)
 	}
 	if pl.Kind == "mcpb" {
 		if err := v.useBundle(pl); err != nil {
@@ -68,7 +66,7 @@ func (v *Verifier) Verify(id string, c config.ServerConfig) error {
 	}
 	want, got := CommandLine(pl.Config), CommandLine(c)
 	if want != got || pl.Config.TransportName() != c.TransportName() {
-		return fmt.Errorf("its command line or URL %w %s@%s from %s: it runs %q, the registry entry runs %q", ErrMismatch, src.Name, src.Version, src.URL, got, want)
+		return fmt.Errorf("its command line or URL %w (%s@%s from %s): it runs %q, the registry entry runs %q", ErrMismatch, src.Name, src.Version, src.URL, got, want)
 	}
 	return nil
 }
@@ -101,35 +99,23 @@ func (v *Verifier) useBundle(pl *Plan) error {
 	return nil
 }
 
-// entry fetches name@version from the registry at u: from memory, else a
-// fresh cache entry, else the registry, else a stale cache entry.
+// entry fetches name@version from the registry at u, once per process.
+// The on-disk cache is not used: its files are the user's to write, and a
+// forged entry would admit any command line.
 func (v *Verifier) entry(u, name, version string) (Entry, error) {
 	c := &Client{URL: u, HTTP: v.HTTP}
-	key := c.base() + "\x00get\x00" + name + "\x00" + version
+	key := c.base() + "\x00" + name + "\x00" + version
 	v.mu.Lock()
 	e, ok := v.memo[key]
 	v.mu.Unlock()
 	if ok {
 		return e, nil
 	}
-	if v.Cache != nil {
-		if r, ok := v.Cache.Get(key, false); ok && len(r.Entries) == 1 {
-			return v.keep(key, r.Entries[0]), nil
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), verifyTimeout)
 	defer cancel()
 	e, err := c.Get(ctx, name, version)
 	if err != nil {
-		if v.Cache != nil && !errors.Is(err, ErrNotFound) {
-			if r, ok := v.Cache.Get(key, true); ok && len(r.Entries) == 1 {
-				return v.keep(key, r.Entries[0]), nil
-			}
-		}
 		return Entry{}, err
-	}
-	if v.Cache != nil {
-		_ = v.Cache.Put(key, &Result{Entries: []Entry{e}, FetchedAt: time.Now()})
 	}
 	return v.keep(key, e), nil
 }
@@ -150,14 +136,9 @@ var defaultVerifier struct {
 	v    *Verifier
 }
 
-// Verify is [Verifier.Verify] with the process's verifier, which caches
-// entries in [DefaultCacheDir] and finds bundles in [DefaultDataDir].
+// Verify is [Verifier.Verify] with the process's verifier, which finds
+// bundles in [DefaultDataDir].
 func Verify(id string, c config.ServerConfig) error {
-	defaultVerifier.once.Do(func() {
-		defaultVerifier.v = &Verifier{}
-		if dir, err := DefaultCacheDir(); err == nil {
-			defaultVerifier.v.Cache = &Cache{Dir: dir}
-		}
-	})
+	defaultVerifier.once.Do(func() { defaultVerifier.v = &Verifier{} })
 	return defaultVerifier.v.Verify(id, c)
 }
