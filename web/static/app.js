@@ -293,8 +293,9 @@ function showAsk(e) {
   card.dataset.ask = e.id;
   state.asks.set(e.id, card);
   $('asks').append(card);
-  const first = card.querySelector('button');
-  if (first) first.focus();
+  // The focus stays where the person left it: a question never takes the
+  // keyboard, so keys meant for the message box cannot answer it (answering
+  // is a click, or a key on a button the person moved to themselves).
 }
 
 function removeAsk(id, reason) {
@@ -302,6 +303,7 @@ function removeAsk(id, reason) {
   if (!card) return;
   state.asks.delete(id);
   card.remove();
+  if (!state.asks.size) $('ask-hint').hidden = true;
   if (reason) note('A question was withdrawn: ' + reason);
 }
 
@@ -473,8 +475,14 @@ function start() {
   const submit = () => {
     const text = input.value.trim();
     if (!text) return;
+    if (text === '/mcp') { input.value = ''; return showView('mcp'); }
+    if (state.asks.size) {
+      // Enter in the message box never answers a question: the message
+      // waits in the box until the question is answered with a click.
+      $('ask-hint').hidden = false;
+      return;
+    }
     input.value = '';
-    if (text === '/mcp') return showView('mcp');
     if (window.hostPrims && window.hostPrims.typed(text)) return;
     send(text);
   };

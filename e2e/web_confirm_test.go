@@ -1,0 +1,68 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// TestWebConfirmNeedsAClick is a person typing in host web's message box
+// when a permission prompt appears: the keys and the Enter they go on
+// typing stay in the message box and answer nothing (the call keeps
+// waiting, no allow button has the focus); a click on "Allow once" then
+// allows the call.
+func TestWebConfirmNeedsAClick(t *testing.T) {
+	chromium, node := testenv.Playwright(t)
+	root := testenv.RepoRoot(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"local": map[string]any{"transport": "stdio", "command": buildHost(t), "args": []string{"demo-stdio-server"}},
+	}}})
+	script := filepath.Join(dir, "script.json")
+	writeJSONFile(t, script, []map[string]any{
+		{"text": "Counting.", "calls": []map[string]any{{"name": adapter.PublicName("local", "word_count"), "args": map[string]any{"text": "one two three"}}}},
+		{"text": "The text has three words."},
+		{"text": "Why did the gopher cross the road?"},
+	})
+	w := startWeb(t, config, script)
+
+	result := filepath.Join(dir, "result.json")
+	cmd := exec.Command(node, filepath.Join(root, "e2e", "node", "web-confirm.mjs"), w.address, result)
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	out, runErr := cmd.CombinedOutput()
+	var r struct {
+		Focused, StatusAfterEnter, PromptAfterEnter, Hint, Answer string
+		PendingAfterEnter, PendingAfterClick                     int
+		Error                                                    string
+	}
+	data, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatalf("the browser wrote no result (%v): %v\n%s", runErr, err, out)
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("browser saw: %s", data)
+	if r.Error != "" || runErr != nil {
+		t.Fatalf("the browser failed: %s\n%v\n%s", r.Error, runErr, out)
+	}
+	if r.PendingAfterEnter != 1 || !strings.Contains(r.StatusAfterEnter, "waiting for your permission") {
+		t.Errorf("after typing and Enter in the message box: %d confirms open, call status %q; want the confirm still waiting", r.PendingAfterEnter, r.StatusAfterEnter)
+	}
+	if strings.Contains(r.Focused, "[") || r.Focused != "textarea#prompt" {
+		t.Errorf("the focus is on %q while the confirm is open; want the message box it was in", r.Focused)
+	}
+	if r.PromptAfterEnter != "and then tell me a joke" || !strings.Contains(r.Hint, "Allow") {
+		t.Errorf("the message box holds %q and the hint says %q; want the typed text kept and a hint to answer the question with a click", r.PromptAfterEnter, r.Hint)
+	}
+	if r.PendingAfterClick != 0 || !strings.Contains(r.Answer, "allowed (user)") || !strings.Contains(r.Answer, "three words") {
+		t.Errorf("after the click: %d confirms open, answer %q", r.PendingAfterClick, r.Answer)
+	}
+}
