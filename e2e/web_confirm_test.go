@@ -39,8 +39,8 @@ func TestWebConfirmNeedsAClick(t *testing.T) {
 	out, runErr := cmd.CombinedOutput()
 	var r struct {
 		Focused, StatusAfterEnter, PromptAfterEnter, Hint, Answer string
-		PendingAfterEnter, PendingAfterClick                     int
-		Error                                                    string
+		PendingAfterEnter, PendingAfterClick                      int
+		Error                                                     string
 	}
 	data, err := os.ReadFile(result)
 	if err != nil {
