@@ -25,7 +25,7 @@ var commands = map[string]command{
 	"host mcp add": {"host mcp add <id> [flags] -- <command> [args...]\n  host mcp add <id> [flags] <url>\n  host mcp add <id> --from-registry NAME[@VERSION] [--var K=V] [--use TYPE] [--yes]", "add a server: a command to run (stdio) or a URL (http; -t sse for legacy SSE)", []string{
 		"host mcp add memory -- npx -y @modelcontextprotocol/server-memory",
 		"host mcp add files -e ROOT=/tmp -- npx -y @modelcontextprotocol/server-filesystem /tmp",
-		`host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"`,
+		`host mcp add github https://api.githubcopilot.com/mcp/ -H 'Authorization: Bearer ${GITHUB_TOKEN}'`,
 		"host mcp add docs -s project https://example.com/mcp",
 		"host mcp add weather --from-registry io.github.example/weather --var CITY=Paris",
 	}},

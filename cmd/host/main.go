@@ -70,7 +70,7 @@ Tokens: the OS keyring (service mcp-host), else mcp-auth.json next to the global
 
 Examples:
   host mcp add memory -- npx -y @modelcontextprotocol/server-memory
-  host mcp add github https://api.githubcopilot.com/mcp/ -H "Authorization: Bearer ${GITHUB_TOKEN}"
+  host mcp add github https://api.githubcopilot.com/mcp/ -H 'Authorization: Bearer ${GITHUB_TOKEN}'
   host mcp import --from claude-desktop --dry-run
   host mcp search weather
 

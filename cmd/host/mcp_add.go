@@ -29,10 +29,10 @@ func (c *cli) add(args []string) int {
 		fs.StringVar(&cfg.Transport, n, "", "http, sse or stdio (default: stdio with a command, else http)")
 	}
 	for _, n := range []string{"header", "H"} {
-		fs.Var(&headers, n, `static HTTP header "Name: value" or Name=value (repeatable; ${VAR} expands at connect time)`)
+		fs.Var(&headers, n, `static HTTP header "Name: value" or Name=value (repeatable; ${VAR} in single quotes expands at connect time: -H 'Authorization: Bearer ${TOKEN}')`)
 	}
 	for _, n := range []string{"env", "e"} {
-		fs.Var(&env, n, "environment variable K=V for the command (repeatable)")
+		fs.Var(&env, n, "environment variable K=V for the command (repeatable; a secret as -e 'K=${VAR}', expanded at connect time)")
 	}
 	fs.Var(&envVars, "env-var", "name of a variable of the host's environment the command gets too (repeatable; it gets only a base set otherwise)")
 	fs.StringVar(&cfg.URL, "url", "", "MCP endpoint URL (http, sse)")
@@ -108,6 +108,15 @@ func (c *cli) add(args []string) int {
 	}
 	if err := cfg.Validate(); err != nil {
 		return c.failf(exitUsage, "add %s: %v", id, err)
+	}
+	// A secret typed in clear (or expanded by the shell) would be written
+	// into the file; one the shell expanded to nothing is refused.
+	warns, err := cfg.CheckSecrets(id)
+	if err != nil {
+		return c.failf(exitUsage, "add %s: %v", id, err)
+	}
+	for _, w := range warns {
+		c.warnf("add %s: %s", id, w.Message)
 	}
 	path, err := c.scopePath(scope)
 	if err != nil {
