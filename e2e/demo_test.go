@@ -66,71 +66,123 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestDemoPasteBack plays the person at the terminal of `host demo
-// --no-browser`: says yes to the login, completes the consent page of the
-// demo authorization server (as a browser elsewhere would), pastes the
-// address the browser ended on, and answers each permission prompt.
-func TestDemoPasteBack(t *testing.T) {
+// demoTerminal is `host demo --no-browser` with a person at its terminal.
+type demoTerminal struct {
+	t     *testing.T
+	ctx   context.Context
+	out   *lockedBuffer
+	stdin io.WriteCloser
+	done  chan error
+}
+
+func startDemoTerminal(t *testing.T) *demoTerminal {
 	bin := buildHost(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, bin, "demo", "--no-browser")
 	cmd.Env = append(cmd.Environ(), "MCP_HOST_MODEL=")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
+	d := &demoTerminal{t: t, ctx: ctx, out: &lockedBuffer{}, stdin: stdin, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	// waitFor the n-th occurrence of marker in the output.
-	waitMarker := func(marker string, n int) string {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for strings.Count(out.String(), marker) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q (#%d) in the output:\n%s", marker, n, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return out.String()
-	}
-	answer := func(s string) {
-		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	go func() { d.done <- cmd.Wait() }()
+	return d
+}
 
-	waitMarker("Log in now? [Y/n]", 1)
-	answer("y")
-	text := waitMarker("pasted address:", 1)
-	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindStringSubmatch(text)
+// waitMarker waits for the n-th occurrence of marker in the output.
+func (d *demoTerminal) waitMarker(marker string, n int) string {
+	d.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for strings.Count(d.out.String(), marker) < n {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("no %q (#%d) in the output:\n%s", marker, n, d.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return d.out.String()
+}
+
+func (d *demoTerminal) answer(s string) {
+	if _, err := io.WriteString(d.stdin, s+"\n"); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// authURL is the authorization URL the demo printed last.
+func (d *demoTerminal) authURL(text string) string {
+	m := regexp.MustCompile(`(?m)^\s+(http://127\.0\.0\.1:\d+/authorize\?\S+)$`).FindAllStringSubmatch(text, -1)
 	if m == nil {
-		t.Fatalf("no authorization URL printed:\n%s", text)
+		d.t.Fatalf("no authorization URL printed:\n%s", text)
 	}
-	answer(approveConsent(t, m[1]))
+	return m[len(m)-1][1]
+}
 
-	// One direct call and three calls in the agent turn.
-	for i := 1; i <= 4; i++ {
-		waitMarker("deny with [r]eason?", i)
-		answer("o")
+// finish answers the permission prompts (one direct call and three calls
+// in the agent turn) with answers and waits for the demo to end well.
+func (d *demoTerminal) finish(answers ...string) {
+	for i, a := range answers {
+		d.waitMarker("deny with [r]eason?", i+1)
+		d.answer(a)
 	}
 	select {
-	case err := <-done:
+	case err := <-d.done:
 		if err != nil {
-			t.Fatalf("host demo: %v\n%s", err, out.String())
+			d.t.Fatalf("host demo: %v\n%s", err, d.out.String())
 		}
-	case <-ctx.Done():
-		t.Fatalf("host demo did not finish:\n%s", out.String())
+	case <-d.ctx.Done():
+		d.t.Fatalf("host demo did not finish:\n%s", d.out.String())
 	}
+}
+
+// TestDemoPasteBack plays the person at the terminal of `host demo
+// --no-browser`: says yes to the login, completes the consent page of the
+// demo authorization server (as a browser elsewhere would), pastes the
+// address the browser ended on, and answers each permission prompt.
+func TestDemoPasteBack(t *testing.T) {
+	d := startDemoTerminal(t)
+	d.waitMarker("Log in now? [Y/n]", 1)
+	d.answer("y")
+	d.answer(approveConsent(t, d.authURL(d.waitMarker("pasted address:", 1))))
+	d.finish("o", "o", "o", "o")
 	for _, want := range []string{"logged in; 1 client registration(s)", "run r1: completed", "saved note #1"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
+		if !strings.Contains(d.out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, d.out.String())
 		}
+	}
+}
+
+// TestDemoPasteBackRecovers: a bad paste ("hello") is asked again, saying
+// why; then the browser reaches the loopback callback itself (same machine,
+// or an SSH port forward) and the login completes without a paste, at once.
+func TestDemoPasteBackRecovers(t *testing.T) {
+	d := startDemoTerminal(t)
+	d.waitMarker("Log in now? [Y/n]", 1)
+	d.answer("y")
+	authURL := d.authURL(d.waitMarker("pasted address:", 1))
+	d.answer("hello")
+	text := d.waitMarker("pasted address:", 2)
+	if !strings.Contains(text, "That was not the address the login ends on (pasted URL has neither code nor error)") {
+		t.Fatalf("the second ask does not say why the paste was not taken:\n%s", text)
+	}
+	callback := approveConsent(t, authURL)
+	resp, err := http.Get(callback) // the browser lands on the callback
+	if err != nil {
+		t.Fatalf("the callback %s: %v\n%s", callback, err, d.out.String())
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Contains(page, []byte("You are logged in to notes")) {
+		t.Errorf("the callback page: %s", page)
+	}
+	d.waitMarker("logged in; 1 client registration(s)", 1)
+	d.finish("o", "o", "o", "o")
+	if !strings.Contains(d.out.String(), "run r1: completed") {
+		t.Errorf("output:\n%s", d.out.String())
 	}
 }
 

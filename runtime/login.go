@@ -2,12 +2,14 @@ package runtime
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime/auth"
@@ -25,6 +27,9 @@ type LoginPrompt struct {
 	// RedirectURI is where the browser will land at the end; for a
 	// paste-back, the address to copy starts with it.
 	RedirectURI string
+	// Retry, in a paste-back asked again, says why the last pasted text
+	// was not taken; empty the first time.
+	Retry string
 }
 
 // LoginUI is how the runtime involves a person in an OAuth login. `host
@@ -37,7 +42,10 @@ type LoginUI interface {
 	// own). An error makes the runtime fall back to PromptRedirect.
 	OpenURL(ctx context.Context, p LoginPrompt) error
 	// PromptRedirect shows p.URL for the person to open anywhere and
-	// returns the address the browser ended on, pasted back.
+	// returns the address the browser ended on, pasted back. It is asked
+	// again (p.Retry set) after a paste that is not the redirect, and its
+	// ctx ends when the browser reaches the loopback callback instead: it
+	// must return then.
 	PromptRedirect(ctx context.Context, p LoginPrompt) (string, error)
 }
 
@@ -113,7 +121,7 @@ func (m *Manager) login(ctx context.Context, id string, opts LoginOptions) error
 	if ui == nil {
 		return fmt.Errorf("server %q: no way to ask for a login here", id)
 	}
-	p := &loginPrompter{ui: ui, noBrowser: opts.NoBrowser, timeout: opts.Timeout}
+	p := &loginPrompter{ui: ui, noBrowser: opts.NoBrowser}
 	if oc := sv.entry.Config.OAuth; oc != nil {
 		p.loop.Port = oc.CallbackPort
 		if oc.RedirectURI != "" {
@@ -129,7 +137,7 @@ func (m *Manager) login(ctx context.Context, id string, opts LoginOptions) error
 	err = h.LoginWith(ctx, p)
 	sv.refreshAuth()
 	if err != nil {
-		return fmt.Errorf("server %q: %w", id, err)
+		return loginError(id, err)
 	}
 	// Connecting from now on: a caller that waits for the server to
 	// settle sees the reconnect, not the auth_required of before.
@@ -174,7 +182,6 @@ func (m *Manager) LogoutWith(ctx context.Context, id string, o auth.LogoutOption
 type loginPrompter struct {
 	ui        LoginUI
 	noBrowser bool
-	timeout   time.Duration
 	loop      auth.Loopback
 }
 
@@ -209,17 +216,50 @@ func (p *loginPrompter) Login(ctx context.Context, req *auth.LoginRequest) (*aut
 		}
 		// No browser: fall back to the pasted redirect.
 	}
-	timeout := p.timeout
-	if timeout <= 0 {
-		timeout = auth.DefaultLoginTimeout
+	// The paste-back: the prompt shows the URL, and the listener stays
+	// bound, so a browser that does reach it (on this machine, through an
+	// SSH port forward) completes the login as well as a paste does.
+	p.loop.Open = func(context.Context, *auth.LoginRequest) error { return nil }
+	p.loop.Paste = func(ctx context.Context, req *auth.LoginRequest) (*auth.CallbackResult, error) {
+		return p.paste(ctx, lp, req)
 	}
-	pctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	pasted, err := p.ui.PromptRedirect(pctx, lp)
-	if err != nil {
-		return nil, fmt.Errorf("waiting for the pasted redirect: %w", err)
+	return p.loop.Login(ctx, req)
+}
+
+// maxPastes is how many times a paste-back login asks for the address.
+const maxPastes = 3
+
+// paste asks for the redirect until a pasted text is one for this login,
+// saying each time why the last one was not taken.
+func (p *loginPrompter) paste(ctx context.Context, lp LoginPrompt, req *auth.LoginRequest) (*auth.CallbackResult, error) {
+	var last error
+	for range maxPastes {
+		if last != nil {
+			lp.Retry = last.Error()
+		}
+		pasted, err := p.ui.PromptRedirect(ctx, lp)
+		if err != nil {
+			return nil, fmt.Errorf("waiting for the pasted redirect: %w", err)
+		}
+		res, err := auth.ParsePastedRedirect(pasted, req.RedirectURI)
+		if err == nil && subtle.ConstantTimeCompare([]byte(res.State), []byte(req.State)) != 1 {
+			err = errors.New("the pasted address is from another login (its state differs)")
+		}
+		if err == nil {
+			return res, nil
+		}
+		last = err
 	}
-	return auth.ParsePastedRedirect(pasted, req.RedirectURI)
+	return nil, fmt.Errorf("no usable address in %d pastes: %w", maxPastes, last)
+}
+
+// loginError names the server once: the handler's errors already start
+// with "server <id>:".
+func loginError(id string, err error) error {
+	if strings.HasPrefix(err.Error(), "server "+id+":") {
+		return err
+	}
+	return fmt.Errorf("server %q: %w", id, err)
 }
 
 // authHandler returns the server's OAuth handler, creating it the first

@@ -92,9 +92,32 @@ func (u terminalLoginUI) OpenURL(_ context.Context, p runtime.LoginPrompt) error
 	return nil
 }
 
-func (u terminalLoginUI) PromptRedirect(_ context.Context, p runtime.LoginPrompt) (string, error) {
-	fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", displayurl.Text(p.URL), termsafe.Strip(p.RedirectURI))
-	return u.c.readLine()
+func (u terminalLoginUI) PromptRedirect(ctx context.Context, p runtime.LoginPrompt) (string, error) {
+	if p.Retry != "" {
+		fmt.Fprintf(u.c.stderr, "That was not it: %s.\nPaste the whole address the browser ended on (it starts with %s): ", termsafe.Line(p.Retry), termsafe.Strip(p.RedirectURI))
+	} else {
+		fmt.Fprintf(u.c.stderr, "Open this URL in a browser and log in:\n  %s\nThe browser then ends on an address starting with %s (the page may not load).\nPaste that whole address here: ", displayurl.Text(p.URL), termsafe.Strip(p.RedirectURI))
+	}
+	// A browser that reaches the callback ends the wait for the paste.
+	type line struct {
+		s   string
+		err error
+	}
+	got := make(chan line, 1)
+	go func() {
+		s, err := u.c.readLine()
+		got <- line{s, err}
+	}()
+	select {
+	case l := <-got:
+		return l.s, l.err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.Canceled) {
+			fmt.Fprint(u.c.stderr, "\nThe browser reached the callback: nothing to paste.")
+		}
+		fmt.Fprintln(u.c.stderr)
+		return "", ctx.Err()
+	}
 }
 
 func (c *cli) login(args []string) int {

@@ -82,7 +82,11 @@ type tour struct {
 	rt   protocol.Server
 	step int
 
-	mu sync.Mutex // guards writes to Out and reads from In
+	mu sync.Mutex // guards writes to Out
+	// askMu makes the questions one at a time and guards reading: the
+	// line being read from In, kept when its question was withdrawn.
+	askMu   sync.Mutex
+	reading chan lineRead
 }
 
 // say prints a line of the tour. What it shows quotes the runtime, the
@@ -107,19 +111,48 @@ func (t *tour) stepf(format string, args ...any) {
 
 // ask prints question and reads a line; with AutoApprove it answers auto.
 func (t *tour) ask(question, auto string) (string, error) {
+	return t.askCtx(context.Background(), question, auto)
+}
+
+// askCtx is ask for a question the runtime may withdraw (ctx ends): the
+// line being read then answers the next question.
+func (t *tour) askCtx(ctx context.Context, question, auto string) (string, error) {
+	t.askMu.Lock()
+	defer t.askMu.Unlock()
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	question = screen(question)
 	if t.o.AutoApprove {
 		fmt.Fprintf(t.o.Out, "%s %s   (--auto-approve)\n", question, screen(auto))
+		t.mu.Unlock()
 		return auto, nil
 	}
 	fmt.Fprintf(t.o.Out, "%s ", question)
-	line, err := t.in.ReadString('\n')
-	if err != nil && line == "" {
-		return "", fmt.Errorf("reading your answer: %w (run with --auto-approve for an unattended demo)", err)
+	t.mu.Unlock()
+	if t.reading == nil {
+		ch := make(chan lineRead, 1)
+		t.reading = ch
+		go func() {
+			line, err := t.in.ReadString('\n')
+			ch <- lineRead{line, err}
+		}()
 	}
-	return strings.TrimSpace(line), nil
+	select {
+	case l := <-t.reading:
+		t.reading = nil
+		if l.err != nil && l.line == "" {
+			return "", fmt.Errorf("reading your answer: %w (run with --auto-approve for an unattended demo)", l.err)
+		}
+		return strings.TrimSpace(l.line), nil
+	case <-ctx.Done():
+		t.say("")
+		return "", ctx.Err()
+	}
+}
+
+// lineRead is one line read from In.
+type lineRead struct {
+	line string
+	err  error
 }
 
 func (t *tour) run(ctx context.Context) error {
@@ -207,7 +240,7 @@ func (t *tour) run(ctx context.Context) error {
 		_, err := t.rt.MCPLogin(lctx, &protocol.LoginParams{ID: "notes", NoBrowser: t.o.NoBrowser})
 		cancel()
 		if err != nil {
-			return fmt.Errorf("login: %w", err)
+			return err // it names the server and the login already
 		}
 		t.say("logged in; %d client registration(s) at the authorization server", env.Registrations())
 	}

@@ -97,7 +97,7 @@ func (u *tourUI) Prompt(ctx context.Context, p *protocol.PromptParams) (*protoco
 	t := u.t
 	t.say("\n[login] %s", p.Message)
 	t.say("        %s", termsafe.Strip(shown(p.URL, p.DisplayURL)))
-	v, err := t.ask("        pasted address:", "")
+	v, err := t.askCtx(ctx, "        pasted address:", "")
 	if err != nil {
 		return nil, err
 	}

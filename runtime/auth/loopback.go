@@ -37,6 +37,12 @@ type Loopback struct {
 	// Timeout bounds the wait for the redirect; zero means
 	// DefaultLoginTimeout.
 	Timeout time.Duration
+	// Paste, if set, is a second way for the redirect to come back (the
+	// person pastes the address the browser ended on): Login calls it
+	// after Open, in its own goroutine, and takes whichever comes first,
+	// the callback on the listener or what Paste returns. Its ctx ends
+	// when the callback wins. An error from Paste ends the login.
+	Paste func(ctx context.Context, req *LoginRequest) (*CallbackResult, error)
 
 	mu sync.Mutex
 	ln net.Listener
@@ -101,7 +107,7 @@ func (l *Loopback) Close() error {
 }
 
 // Login opens req.URL through Open and waits for one redirect carrying
-// req.State. Requests with another state get an error page and are
+// req.State (or, with Paste set, for the pasted one). Requests with another state get an error page and are
 // otherwise ignored. The listener is closed when Login returns.
 func (l *Loopback) Login(ctx context.Context, req *LoginRequest) (*CallbackResult, error) {
 	if l.Open == nil {
@@ -156,9 +162,32 @@ func (l *Loopback) Login(ctx context.Context, req *LoginRequest) (*CallbackResul
 	if err := l.Open(wctx, req); err != nil {
 		return nil, fmt.Errorf("login callback: showing the authorization URL: %w", err)
 	}
+	type pasted struct {
+		res *CallbackResult
+		err error
+	}
+	pastes := make(chan pasted, 1)
+	if l.Paste != nil {
+		go func() {
+			res, err := l.Paste(wctx, req)
+			pastes <- pasted{res, err}
+		}()
+	}
 	select {
 	case res := <-results:
 		return res, nil
+	case p := <-pastes:
+		if p.err != nil && wctx.Err() == nil {
+			return nil, p.err
+		}
+		if p.err == nil {
+			return p.res, nil
+		}
+		<-wctx.Done() // the paste gave up because the wait ended: say why below
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("login callback: %w", ctx.Err())
+		}
+		return nil, fmt.Errorf("login callback: no redirect within %s", timeout)
 	case <-wctx.Done():
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("login callback: %w", ctx.Err())

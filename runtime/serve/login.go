@@ -107,9 +107,13 @@ func (u serveLoginUI) PromptRedirect(ctx context.Context, p runtime.LoginPrompt)
 	if err != nil {
 		return "", fmt.Errorf("the login page: %w", err)
 	}
+	msg := "Open this URL in a browser and log in. The browser then ends on an address starting with " + p.RedirectURI + " (the page may fail to load): paste that whole address here."
+	if p.Retry != "" {
+		msg = "That was not the address the login ends on (" + p.Retry + "). " + msg
+	}
 	res, err := u.s.ui.Prompt(ctx, &protocol.PromptParams{
 		Title:       fmt.Sprintf("Log in to %s", p.Server),
-		Message:     "Open this URL in a browser and log in. The browser then ends on an address starting with " + p.RedirectURI + " (the page may fail to load): paste that whole address here.",
+		Message:     msg,
 		URL:         p.URL,
 		DisplayForm: shown,
 		TimeoutMS:   auth.DefaultLoginTimeout.Milliseconds(),
