@@ -214,3 +214,83 @@ func approveConsent(t *testing.T, authURL string) string {
 	}
 	return loc
 }
+
+// answerPrompts answers the n permission prompts of the demo, each with
+// what answer gives for the tool it asks about ("server/tool"); an answer
+// "r:why" denies with a reason.
+func (d *demoTerminal) answerPrompts(n int, answer func(tool string) string) {
+	d.t.Helper()
+	asked := regexp.MustCompile(`\[permission\] run (\S+)\?`)
+	reasons := 0
+	for i := 1; i <= n; i++ {
+		text := d.waitMarker("deny with [r]eason?", i)
+		all := asked.FindAllStringSubmatch(text, -1)
+		a := answer(all[len(all)-1][1])
+		if why, ok := strings.CutPrefix(a, "r:"); ok {
+			d.answer("r")
+			reasons++
+			d.waitMarker("reason for the model:", reasons)
+			d.answer(why)
+			continue
+		}
+		d.answer(a)
+	}
+	select {
+	case err := <-d.done:
+		if err != nil {
+			d.t.Fatalf("host demo: %v\n%s", err, d.out.String())
+		}
+	case <-d.ctx.Done():
+		d.t.Fatalf("host demo did not finish:\n%s", d.out.String())
+	}
+}
+
+// TestDemoAnswerFollowsDenials: the scripted agent turn of the demo says
+// what happened, not what it planned: a denied note is not "saved", a
+// denied weather lookup is not "looked up" (and then no note is taken).
+func TestDemoAnswerFollowsDenials(t *testing.T) {
+	login := func(t *testing.T, d *demoTerminal) {
+		d.waitMarker("Log in now? [Y/n]", 1)
+		d.answer("y")
+		d.answer(approveConsent(t, d.authURL(d.waitMarker("pasted address:", 1))))
+	}
+	answer := func(t *testing.T, out string) string {
+		i := strings.LastIndex(out, "run r1: ")
+		j := strings.LastIndex(out[:max(i, 0)], "Let me check the weather")
+		if i < 0 || j < 0 {
+			t.Fatalf("no agent turn in the output:\n%s", out)
+		}
+		return out[j:i]
+	}
+
+	t.Run("the note denied", func(t *testing.T) {
+		d := startDemoTerminal(t)
+		login(t, d)
+		d.answerPrompts(4, func(tool string) string {
+			if tool == "notes/add_note" {
+				return "r:not now"
+			}
+			return "o"
+		})
+		a := answer(t, d.out.String())
+		if strings.Contains(a, "saved a note") || !strings.Contains(a, "did not save a note") {
+			t.Errorf("the answer after the note was denied:\n%s", a)
+		}
+	})
+	t.Run("the weather denied", func(t *testing.T) {
+		d := startDemoTerminal(t)
+		login(t, d)
+		first := true
+		d.answerPrompts(3, func(tool string) string {
+			if tool == "notes/get_weather" && !first {
+				return "r:not the weather" // a plain deny ends the turn
+			}
+			first = false
+			return "o"
+		})
+		a := answer(t, d.out.String())
+		if strings.Contains(a, "I looked up the weather") || strings.Contains(a, "saved a note") || strings.Contains(a, "add_note") || !strings.Contains(a, "You denied one of the lookups") {
+			t.Errorf("the answer after the weather was denied:\n%s", a)
+		}
+	})
+}

@@ -282,7 +282,7 @@ func demoCall(tools []protocol.ToolInfo) (demoTool, error) {
 }
 
 // demoScript is the scripted agent turn: two tools on two servers at once,
-// then a note, then the answer.
+// then a note, then the answer, each following what the person allowed.
 func demoScript(tools []protocol.ToolInfo) ([]scripted.Step, error) {
 	var names []string
 	for _, w := range wanted {
@@ -292,12 +292,19 @@ func demoScript(tools []protocol.ToolInfo) ([]scripted.Step, error) {
 		}
 		names = append(names, info.PublicName)
 	}
+	// The answer says what happened, as the person decided: each step
+	// after a tool result has a version for a denied call (the result
+	// core gives the model then), and for a call that failed otherwise.
+	const denied, scriptedNote = "The user denied this tool call", " (This turn was scripted: pass --model to use a real model.)"
 	return []scripted.Step{
 		{Text: "Let me check the weather and the time.", Calls: []scripted.Call{
 			{Name: names[0], Args: wanted[0].args}, {Name: names[1], Args: wanted[1].args},
 		}},
+		{WhenResultContains: denied, Text: "You denied one of the lookups, so I have not got both the weather in Paris and the local time, and I am not saving a note of half of it." + scriptedNote},
 		{Calls: []scripted.Call{{Name: names[2], Args: wanted[2].args}}},
-		{Text: "Done: I looked up the weather in Paris and the local time, and saved a note. (This turn was scripted: pass --model to use a real model.)"},
+		{WhenResultContains: "saved note", Text: "Done: I looked up the weather in Paris and the local time, and saved a note." + scriptedNote},
+		{WhenResultContains: denied, Text: "I looked up the weather in Paris and the local time; I did not save a note, as you decided." + scriptedNote},
+		{Text: "I looked up the weather in Paris and the local time, but the note could not be saved (see the tool's result above)." + scriptedNote},
 	}, nil
 }
 
