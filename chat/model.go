@@ -117,13 +117,17 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 			m.addLine(styleWarn.Render("config: " + line(p)))
 		}
 		if !init.Capabilities.Runs {
-			m.addLine(styleWarn.Render("No model is configured: prompts will fail. Start with --model NAME (OpenAI-compatible) or --script FILE."))
+			m.addLine(styleWarn.Render(noModel))
 		}
 	}
 	m.addLine(styleDim.Render("Type a prompt, or /help for commands. /mcp shows the servers."))
 	m.nextApproval()
 	return m
 }
+
+// noModel is what host chat says about prompts without a model: the flags
+// of host chat, the command the person ran.
+const noModel = "No model is configured: prompts will fail. Quit (Ctrl-C) and start host chat --model NAME (OpenAI-compatible) or host chat --script FILE."
 
 // Init starts the spinner.
 func (m *Model) Init() tea.Cmd { return tea.Batch(textinput.Blink, m.spin.Tick) }

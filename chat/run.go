@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
+	"github.com/mcp-host/mcp-host/internal/stderrtail"
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
@@ -36,7 +37,10 @@ func Run(ctx context.Context, o Options) error {
 	defer logf.Close()
 	cmd := exec.Command(o.Serve[0], o.Serve[1:]...)
 	cmd.Env = o.Env
-	cmd.Stderr = logf
+	// The log gets all of the runtime's stderr; its last lines say why it
+	// did not start, when it does not.
+	var tail stderrtail.Tail
+	cmd.Stderr = io.MultiWriter(logf, &tail)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -48,8 +52,8 @@ func Run(ctx context.Context, o Options) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("chat: starting %s: %w", o.Serve[0], err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
 	defer func() {
 		stdin.Close()
 		select {
@@ -76,7 +80,7 @@ func Run(ctx context.Context, o Options) error {
 	})
 	cancel()
 	if err != nil {
-		return fmt.Errorf("chat: the runtime did not start (see %s): %w", o.LogFile, err)
+		return stderrtail.StartError(err, exited, &tail, o.LogFile)
 	}
 	m := NewModel(rt, init)
 	if init.Capabilities.Primitives {

@@ -116,6 +116,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		delete(m.waiting, "start")
 		if msg.err != nil {
 			m.early = nil
+			if e, ok := msg.err.(*protocol.Error); ok && e.Code == protocol.CodeNoModel {
+				m.addLine(styleErr.Render("no model: " + noModel))
+				return m, nil
+			}
 			m.addLine(styleErr.Render(describeErr(msg.err)))
 			return m, nil
 		}

@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
@@ -64,5 +66,42 @@ func TestWebConfirmNeedsAClick(t *testing.T) {
 	}
 	if r.PendingAfterClick != 0 || !strings.Contains(r.Answer, "allowed (user)") || !strings.Contains(r.Answer, "three words") {
 		t.Errorf("after the click: %d confirms open, answer %q", r.PendingAfterClick, r.Answer)
+	}
+}
+
+// TestWebNoModelNamesWebFlag: a prompt in host web without a model is
+// answered with host web's own flags, not a host serve command line.
+func TestWebNoModelNamesWebFlag(t *testing.T) {
+	chromium, node := testenv.Playwright(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{}}})
+	cmd := exec.Command(buildHost(t), "web", "--no-browser", "--log", filepath.Join(dir, "web.log"))
+	cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_MODEL=", "OPENAI_API_KEY=")
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	testenv.OwnGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testenv.KillGroup(cmd); _ = cmd.Wait() })
+	addr := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+`)
+	var address string
+	for deadline := time.Now().Add(60 * time.Second); address == ""; time.Sleep(50 * time.Millisecond) {
+		if address = addr.FindString(out.String()); time.Now().After(deadline) {
+			t.Fatalf("host web printed no address:\n%s", out.String())
+		}
+	}
+	result := filepath.Join(dir, "result.json")
+	run := exec.Command(node, filepath.Join(testenv.RepoRoot(t), "e2e", "node", "web-nomodel.mjs"), address, result)
+	run.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	log, runErr := run.CombinedOutput()
+	var r struct{ Note, Error string }
+	data, _ := os.ReadFile(result)
+	if err := json.Unmarshal(data, &r); err != nil || r.Error != "" || runErr != nil {
+		t.Fatalf("the browser: %v %s %v\n%s", err, r.Error, runErr, log)
+	}
+	if strings.Contains(r.Note, "host serve") || !strings.Contains(r.Note, "host web --model") {
+		t.Errorf("without a model a prompt gets %q; want host web's flags, not host serve", r.Note)
 	}
 }

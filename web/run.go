@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcp-host/mcp-host/internal/stderrtail"
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
@@ -52,7 +53,10 @@ func Run(ctx context.Context, o Options) error {
 	cmd := exec.Command(o.Serve[0], o.Serve[1:]...)
 	cmd.Env = o.Env
 	cmd.Dir = o.Dir
-	cmd.Stderr = logf
+	// The log gets all of the runtime's stderr; its last lines say why it
+	// did not start, when it does not.
+	var tail stderrtail.Tail
+	cmd.Stderr = io.MultiWriter(logf, &tail)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("web: %w", err)
@@ -64,8 +68,8 @@ func Run(ctx context.Context, o Options) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("web: starting %s: %w", o.Serve[0], err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
 
 	b := NewBridge()
 	conn := protocol.NewConn(stdout, stdin, b.Handler(), protocol.ConnOptions{})
@@ -90,7 +94,7 @@ func Run(ctx context.Context, o Options) error {
 	}, &init)
 	cancel()
 	if err != nil {
-		return fmt.Errorf("web: the runtime did not start (see %s): %w", o.LogFile, err)
+		return stderrtail.StartError(err, exited, &tail, o.LogFile)
 	}
 	b.Attach(conn, init)
 

@@ -265,7 +265,7 @@ func suffix(s string) string {
 // RunStart starts a turn in the background and answers with its id.
 func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*protocol.RunStartResult, error) {
 	if s.opts.Provider == nil {
-		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: start `host serve` with --model (OpenAI-compatible API) or --script FILE")
+		return nil, protocol.Errorf(protocol.CodeNoModel, "no model is configured: the runtime was started without --model NAME (an OpenAI-compatible API) or --script FILE")
 	}
 	if strings.TrimSpace(p.Prompt) == "" && len(p.Messages) == 0 && len(p.Attach) == 0 {
 		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "prompt"}, "run.start: params field \"prompt\" is required: the user's message")

@@ -270,7 +270,9 @@ async function startRun(params, node) {
     state.conversation = res.conversation || state.conversation;
     getRun(res.run_id);
   } catch (err) {
-    note(err.message, 'error');
+    // Without a model, name host web's own flags: the person ran host web.
+    if (err.code === -32006) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
+    else note(err.message, 'error');
   }
 }
 
