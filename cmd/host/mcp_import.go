@@ -11,7 +11,8 @@ import (
 // importServers imports another host's servers. The report (what was
 // added, renamed, moved out, skipped, and the variables to set) is built
 // while editing the destination, so --dry-run, which runs the same edit
-// on the same file without writing, prints exactly what the import does.
+// on the same file without writing, reports exactly what the import does,
+// each line saying "would", and exits 0.
 func (c *cli) importServers(args []string) int {
 	fs := newFlagSet("import", c.stderr)
 	from := fs.String("from", ".mcp.json", "claude-desktop, cursor, vscode, or a file path")
@@ -41,7 +42,7 @@ func (c *cli) importServers(args []string) int {
 	var code int
 	write := func(f *config.File) error {
 		report.Reset()
-		code = importInto(&report, f, imported, path, dest, *replace)
+		code = importInto(&report, f, imported, path, dest, *replace, *dryRun)
 		return nil
 	}
 	edit := config.EditFile
@@ -52,20 +53,25 @@ func (c *cli) importServers(args []string) int {
 		return c.failf(exitUsage, "import: %v", err)
 	}
 	fmt.Fprint(c.stdout, report.String())
-	if *dryRun {
-		fmt.Fprintf(c.stderr, "dry run: nothing was written to %s\n", dest)
-	}
 	return code
 }
 
 // importInto adds the imported servers to f and writes the report to w:
 // one line per server (added, or skipped and why), its rename and the
-// secrets moved out indented below it, a count, and the variables to set
-// (names only: the values are never printed). It returns exitFailure when
-// an entry could not be imported, else exitOK.
-func importInto(w *strings.Builder, f *config.File, imported []config.ImportedServer, src, dest string, replace bool) int {
+// secrets moved out indented below it (each with the value the entry now
+// holds, "Bearer ${VAR}" for a header), a count, and the variables to set
+// (names only: the values are never printed). A dry run says "would" in
+// every line. It returns exitFailure when an entry could not be imported
+// (exitOK in a dry run, which only reports), else exitOK.
+func importInto(w *strings.Builder, f *config.File, imported []config.ImportedServer, src, dest string, replace, dry bool) int {
 	if f.MCP.Servers == nil {
 		f.MCP.Servers = map[string]*config.ServerConfig{}
+	}
+	say := func(done, would string) string {
+		if dry {
+			return would
+		}
+		return done
 	}
 	code := exitOK
 	var added int
@@ -73,22 +79,24 @@ func importInto(w *strings.Builder, f *config.File, imported []config.ImportedSe
 	stdio := false
 	for _, s := range imported {
 		if s.Err != nil {
-			fmt.Fprintf(w, "%s\n", message("skipped %q: %v", s.Name, s.Err))
-			code = exitFailure
+			fmt.Fprintf(w, "%s\n", message("%s %q: %v", say("skipped", "would skip"), s.Name, s.Err))
+			if !dry {
+				code = exitFailure
+			}
 			continue
 		}
 		_, exists := f.MCP.Servers[s.ID]
 		if exists && !replace {
-			fmt.Fprintf(w, "%s\n", message("skipped %q: server %q already exists in %s (use --replace)", s.Name, s.ID, dest))
+			fmt.Fprintf(w, "%s\n", message("%s %q: server %q already exists in %s (use --replace)", say("skipped", "would skip"), s.Name, s.ID, dest))
 			continue
 		}
 		cfg := s.Config
 		f.MCP.Servers[s.ID] = &cfg
 		added++
 		stdio = stdio || cfg.TransportName() == "stdio"
-		verb := "added"
+		verb := say("added", "would add")
 		if exists {
-			verb = "replaced"
+			verb = say("replaced", "would replace")
 		}
 		state := ""
 		if !cfg.IsEnabled() {
@@ -96,21 +104,48 @@ func importInto(w *strings.Builder, f *config.File, imported []config.ImportedSe
 		}
 		fmt.Fprintf(w, "%s %s (%s%s)\n", verb, s.ID, describeTarget(cfg), state)
 		if s.Renamed() {
-			fmt.Fprintf(w, "  %s\n", message("renamed %q to %s (ids are 1-64 letters, digits, '_' or '-', and unique)", s.Name, s.ID))
+			fmt.Fprintf(w, "  %s\n", message("%s %q to %s (ids are 1-64 letters, digits, '_' or '-', and unique)", say("renamed", "would rename"), s.Name, s.ID))
 		}
 		for _, m := range s.Moved {
-			fmt.Fprintf(w, "  moved the secret in %s out of the config: it reads ${%s}\n", message("%s", m.Field), m.Var)
+			fmt.Fprintf(w, "  %s the secret in %s out of the config: it %s %s\n", say("moved", "would move"), message("%s", m.Field),
+				say("reads", "would read"), message("%q", movedValue(cfg, m)))
 			vars = append(vars, fmt.Sprintf("  %s  (%s %s)", m.Var, s.ID, message("%s", m.Field)))
 		}
 	}
-	fmt.Fprintf(w, "imported %d of %d servers from %s into %s\n", added, len(imported), src, dest)
+	if dry {
+		fmt.Fprintf(w, "would import %d of %d servers from %s into %s (dry run: nothing is written)\n", added, len(imported), src, dest)
+	} else {
+		fmt.Fprintf(w, "imported %d of %d servers from %s into %s\n", added, len(imported), src, dest)
+	}
 	if len(vars) > 0 {
-		fmt.Fprintf(w, "Set these environment variables where host runs (their values from %s were not copied):\n%s\n", src, strings.Join(vars, "\n"))
+		fmt.Fprintf(w, "%s these environment variables where host runs (their values from %s %s copied):\n%s\n",
+			say("Set", "The import would need"), src, say("were not", "would not be"), strings.Join(vars, "\n"))
 	}
 	if stdio {
 		// The source client may have handed its whole environment on.
-		fmt.Fprintln(w, `Local (stdio) servers get only a base environment (PATH, HOME, ...), their "env" and the variables named in their "env_vars": `+
+		fmt.Fprintln(w, `Local (stdio) servers `+say("get", "would get")+` only a base environment (PATH, HOME, ...), their "env" and the variables named in their "env_vars": `+
 			`if one read a variable of your shell's, add "env_vars": ["NAME"] to it (host mcp get <id> shows the names it gets)`)
 	}
 	return code
+}
+
+// movedValue is what an imported entry holds where a secret was moved
+// out: the whole value ("Bearer ${VAR}" for a header), or ${VAR}.
+func movedValue(cfg config.ServerConfig, m config.MovedSecret) string {
+	kind, key, _ := strings.Cut(m.Field, ".")
+	switch kind {
+	case "headers":
+		if v, ok := cfg.Headers[key]; ok {
+			return v
+		}
+	case "env":
+		if v, ok := cfg.Env[key]; ok {
+			return v
+		}
+	}
+	var i int
+	if _, err := fmt.Sscanf(m.Field, "args[%d]", &i); err == nil && i >= 0 && i < len(cfg.Args) {
+		return cfg.Args[i]
+	}
+	return "${" + m.Var + "}"
 }
