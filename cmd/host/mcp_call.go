@@ -66,15 +66,14 @@ func (c *cli) call(args []string) int {
 	if err != nil {
 		return c.failf(exitFailure, "call: %v", err)
 	}
-	var def *mcp.Tool
-	for _, t := range tools {
-		if t.Name == tool {
-			def = t
-		}
-	}
+	def, known := findTool(id, tool, tools)
 	if def == nil {
+		if s := closest(tool, known); s != "" {
+			return c.failf(exitUsage, "call: server %q has no tool %q: did you mean %q? (see: host mcp tools %s)", id, tool, s, id)
+		}
 		return c.failf(exitUsage, "call: server %q has no tool %q (see: host mcp tools %s)", id, tool, id)
 	}
+	tool = def.Name
 	caller := serverTool{m: m, server: id}
 	t, err := adapter.New(id, def, caller, adapter.Options{})
 	if err != nil {
@@ -111,6 +110,20 @@ func (c *cli) call(args []string) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// findTool returns the tool of server id named name: its own name, or the
+// public name host mcp tools lists first (and the model sees). Otherwise
+// it returns nil and the server's tool names, for a suggestion.
+func findTool(id, name string, tools []*mcp.Tool) (*mcp.Tool, []string) {
+	known := make([]string, 0, len(tools))
+	for _, t := range tools {
+		if t.Name == name || adapter.PublicName(id, t.Name) == name {
+			return t, nil
+		}
+		known = append(known, t.Name)
+	}
+	return nil, known
 }
 
 // serverTool calls tools of one server through the manager; it is the

@@ -1,0 +1,32 @@
+package e2e_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/runtime/adapter"
+)
+
+// TestCLICallToolNames: host mcp call takes the tool's own name and the
+// public name host mcp tools lists first; a typo gets the closest name.
+func TestCLICallToolNames(t *testing.T) {
+	h := newHostCLI(t)
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "demo", "--", h.bin, "demo-stdio-server"); code != 0 {
+		t.Fatal(errOut)
+	}
+	tools, _, _ := h.run(t, nil, "mcp", "tools", "demo")
+	public := adapter.PublicName("demo", "word_count")
+	if !strings.Contains(tools, public) {
+		t.Fatalf("host mcp tools does not list %s:\n%s", public, tools)
+	}
+	for _, name := range []string{"word_count", public} {
+		out, errOut, code := h.run(t, nil, "mcp", "call", "demo", name, "--args", `{"text":"one two three"}`, "--yes")
+		if code != 0 || !strings.Contains(out, "3 words") {
+			t.Errorf("call demo %s: exit %d\n%s%s", name, code, out, errOut)
+		}
+	}
+	_, errOut, code := h.run(t, nil, "mcp", "call", "demo", "word_cuont", "--args", `{"text":"x"}`, "--yes")
+	if code != 2 || !strings.Contains(errOut, `did you mean "word_count"?`) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("a typo: exit %d, stderr %q; want 2 and one line with the closest name", code, errOut)
+	}
+}
