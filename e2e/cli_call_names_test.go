@@ -1,6 +1,8 @@
 package e2e_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -28,5 +30,28 @@ func TestCLICallToolNames(t *testing.T) {
 	_, errOut, code := h.run(t, nil, "mcp", "call", "demo", "word_cuont", "--args", `{"text":"x"}`, "--yes")
 	if code != 2 || !strings.Contains(errOut, `did you mean "word_count"?`) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 		t.Errorf("a typo: exit %d, stderr %q; want 2 and one line with the closest name", code, errOut)
+	}
+}
+
+// TestCLIErrorsSayEachThingOnce: a server that fails its initialize is
+// reported by list --status, test and call with its id once and the method
+// once (not `server "bad": ... calling "initialize": sending "initialize":
+// rejected by transport: ...`).
+func TestCLIErrorsSayEachThingOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	h := newHostCLI(t)
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "bad", srv.URL+"/mcp"); code != 0 {
+		t.Fatal(errOut)
+	}
+	list, _, _ := h.run(t, nil, "mcp", "list", "--status")
+	test, _, _ := h.run(t, nil, "mcp", "test", "bad")
+	_, call, _ := h.run(t, nil, "mcp", "call", "bad", "x")
+	for name, out := range map[string]string{"list --status": list, "test": test, "call": call} {
+		if strings.Count(out, `"bad"`) > 1 || strings.Count(out, "initialize") != 1 || strings.Contains(out, "rejected by transport") {
+			t.Errorf("host mcp %s repeats itself:\n%s", name, out)
+		}
 	}
 }

@@ -237,10 +237,16 @@ func printResult(w io.Writer, res *mcp.CallToolResult) {
 // and the first line of its last error when there is one.
 func notReady(st runtime.Status) string {
 	msg := fmt.Sprintf("server %q is %s", st.ID, st.State)
-	if e := firstLine(st.LastError); e != "" {
+	if e := firstLine(ownError(st.ID, st.LastError)); e != "" {
 		msg += ": " + truncate(e, maxErrorLine)
 	}
 	return msg
+}
+
+// ownError is a server's error where the line already names the server:
+// without the runtime's leading `server "<id>": `, so it says it once.
+func ownError(id, e string) string {
+	return strings.TrimPrefix(e, fmt.Sprintf("server %q: ", id))
 }
 
 // notReadyExit is the exit code of a call to a server that is not ready:

@@ -107,7 +107,7 @@ func (c *cli) testEntries(eff *config.Effective, ids []string) ([]config.ServerE
 // and protocol, and errors that quote it, are its own words: one
 // terminal-safe line each.
 func printTest(w io.Writer, st runtime.Status, elapsed time.Duration) {
-	id, lastErr := termsafe.Line(st.ID), termsafe.LineMax(st.LastError, maxErrorLine)
+	id, lastErr := termsafe.Line(st.ID), termsafe.LineMax(ownError(st.ID, st.LastError), maxErrorLine)
 	switch st.State {
 	case runtime.StateReady:
 		fmt.Fprintf(w, "ok: %s is ready in %s: %s %s, protocol %s, transport %s, %d tools\n",

@@ -65,7 +65,7 @@ func (c *cli) printStatusList(rows []jsonServer, targets map[string]string) int 
 		case r.Tools != nil:
 			state = fmt.Sprintf("ready (%d tools)", *r.Tools)
 		case r.LastError != "":
-			state += ": " + truncate(firstLine(r.LastError), maxErrorLine)
+			state += ": " + truncate(firstLine(ownError(r.ID, r.LastError)), maxErrorLine)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termsafe.Line(r.ID), termsafe.Line(r.Transport), r.Source, state, targets[r.ID])
 	}

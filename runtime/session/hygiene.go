@@ -9,9 +9,9 @@ import (
 // clean is how every error leaves the session: secrets the redactor knows
 // masked, each URL's user info and query values masked (Go's *url.Error
 // quotes the whole URL, and a query carries expanded ${VAR} values under
-// any name), and the message bounded. errors.Is and errors.As still see
-// the chain.
-func clean(err error) error { return redact.Error(err) }
+// any name), the MCP SDK's layers around a failed request folded (tidy),
+// and the message bounded. errors.Is and errors.As still see the chain.
+func clean(err error) error { return redact.Error(tidy(err)) }
 
 // registerSecrets tells the redactor the secrets in an HTTP server's
 // options, in case whoever expanded them did not: the configured header
