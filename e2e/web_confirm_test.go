@@ -40,9 +40,9 @@ func TestWebConfirmNeedsAClick(t *testing.T) {
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
 	out, runErr := cmd.CombinedOutput()
 	var r struct {
-		Focused, StatusAfterEnter, PromptAfterEnter, Hint, Answer string
-		PendingAfterEnter, PendingAfterClick                      int
-		Error                                                     string
+		Focused, StatusAfterEnter, PromptAfterEnter, Hint, Answer, ConfirmText string
+		PendingAfterEnter, PendingAfterClick                                   int
+		Error                                                                  string
 	}
 	data, err := os.ReadFile(result)
 	if err != nil {
@@ -63,6 +63,9 @@ func TestWebConfirmNeedsAClick(t *testing.T) {
 	}
 	if r.PromptAfterEnter != "and then tell me a joke" || !strings.Contains(r.Hint, "Allow") {
 		t.Errorf("the message box holds %q and the hint says %q; want the typed text kept and a hint to answer the question with a click", r.PromptAfterEnter, r.Hint)
+	}
+	if !strings.Contains(r.ConfirmText, "hints: read-only") || strings.Contains(r.ConfirmText, "_hint") || strings.Contains(r.ConfirmText, "annotations: {") {
+		t.Errorf("the confirm shows the tool's annotations as:\n%s\nwant words (read-only), as host chat shows them", r.ConfirmText)
 	}
 	if r.PendingAfterClick != 0 || !strings.Contains(r.Answer, "allowed (user)") || !strings.Contains(r.Answer, "three words") {
 		t.Errorf("after the click: %d confirms open, answer %q", r.PendingAfterClick, r.Answer)

@@ -30,6 +30,7 @@ try {
   await page.keyboard.type('count the words');
   await page.keyboard.press('Enter');
   await page.waitForSelector('.ask.confirm');
+  obs.confirmText = await page.innerText('.ask.confirm');
   // The person goes on typing their next message, then presses Enter.
   await page.keyboard.type('and then tell me a joke');
   await page.keyboard.press('Enter');

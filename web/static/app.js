@@ -339,7 +339,8 @@ function confirmCard(id, p) {
     const claims = el('div', { class: 'claims' }, el('div', { class: 'label', text: 'claimed by the server, untrusted' }));
     if (t.title) claims.append(el('div', { text: 'title: ' + t.title }));
     if (t.description) claims.append(el('div', { class: 'desc', text: t.description }));
-    if (t.annotations) claims.append(el('div', { class: 'muted', text: 'annotations: ' + JSON.stringify(t.annotations) }));
+    const h = hints(t.annotations);
+    if (h) claims.append(el('div', { class: 'muted hints', text: 'hints: ' + h }));
     card.append(claims);
   }
   if (p.login) card.append(el('p', { text: 'server ' + p.login.server + (p.login.issuer ? ' at ' + (p.login.issuer_display || p.login.issuer) : '') }));
@@ -376,6 +377,16 @@ function shownURL(url, d) {
 // nothing when the runtime sent none.
 function hostLine(d) {
   return d && d.display_host ? el('div', { class: 'url-host', text: 'host: ' + d.display_host }) : null;
+}
+
+// hints names the hints a server claims about a tool, in host chat's words.
+function hints(a) {
+  if (!a) return '';
+  const h = [];
+  if (a.read_only_hint) h.push('read-only');
+  if (a.destructive_hint) h.push('destructive');
+  if (a.open_world_hint) h.push('open world');
+  return h.join(', ');
 }
 
 function linkTo(url, text, onclick) {
