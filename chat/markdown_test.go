@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,5 +158,57 @@ func BenchmarkMarkdownHostile(b *testing.B) {
 				md.render(bc.src, 80)
 			}
 		})
+	}
+}
+
+// A table narrower than its text stays a table: its columns narrow, each
+// cell wraps inside its own column (the separators on every line), the
+// rule stays under the header, every header cell is bold, and a column is
+// aligned as its delimiter row says.
+func TestMarkdownNarrowTable(t *testing.T) {
+	old := lipgloss.ColorProfile()
+	lipgloss.SetColorProfile(termenv.ANSI)
+	defer lipgloss.SetColorProfile(old)
+	var md markdown
+	src := "| Tool | Server | What it does |\n|---|:---:|---:|\n" +
+		"| echo | everything | Echoes back the message it is given, word for word, for tests |\n" +
+		"| add | math | Adds two numbers |\n"
+	styled := md.render(src, 40)
+	out := ansi.Strip(styled)
+	if bad := tooWide(out, 40); len(bad) > 0 {
+		t.Errorf("lines wider than 40:\n%s", strings.Join(bad, "\n"))
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 5 || !strings.Contains(lines[1], "─┼─") {
+		t.Fatalf("no rule under the header:\n%s", out)
+	}
+	for _, l := range lines[2:] {
+		if strings.Count(l, "│") != 2 {
+			t.Errorf("a table line without its columns (a wrapped cell restarting at column 0?): %q\n%s", l, out)
+		}
+	}
+	for _, word := range []string{"Echoes", "tests", "numbers", "everything"} {
+		if !strings.Contains(out, word) {
+			t.Errorf("%q was lost:\n%s", word, out)
+		}
+	}
+	for _, h := range []string{"Tool", "Server", "What it does"} {
+		if !regexp.MustCompile(`\x1b\[1m[^\x1b]*` + regexp.QuoteMeta(h)).MatchString(styled) {
+			t.Errorf("the header cell %q is not bold:\n%q", h, styled)
+		}
+	}
+	// "Adds two numbers" is right-aligned in its column, "math" centered.
+	var last string
+	for _, l := range lines {
+		if strings.Contains(l, "Adds two") {
+			last = l
+		}
+	}
+	cellText := strings.TrimRight(last[strings.LastIndex(last, "│")+len("│"):], " ")
+	if !strings.HasPrefix(cellText, "  ") {
+		t.Errorf("the right-aligned cell reads %q in:\n%s", cellText, out)
+	}
+	if mid := strings.Split(last, "│")[1]; !strings.HasPrefix(mid, "   ") {
+		t.Errorf("the centered cell reads %q in:\n%s", mid, out)
 	}
 }
