@@ -232,15 +232,19 @@ func renderTools(l *protocol.ToolsListResult, width int) string {
 	if len(l.Tools) == 0 {
 		return "no tools (are the servers ready? /mcp)"
 	}
-	cols := []column{{head: "MODEL SEES", min: 12}, {head: "SERVER/TOOL", min: 12}, {head: "DESCRIPTION", min: 10}}
+	// The tool first, as a person names it; the name the model sees (long,
+	// hashed) last, and the first to go when the width is short.
+	cols := []column{{head: "SERVER/TOOL", min: 12}, {head: "DESCRIPTION", min: 10}, {head: "MODEL SEES", min: 12, drop: 1}}
 	for _, t := range l.Tools {
 		o := t.Server + "/" + t.Tool
 		if t.Server == "" {
 			o = "(local)"
 		}
-		for i, v := range []string{t.PublicName, o, truncate(t.Description, 60)} {
+		// A very long name leaves room for what the tool does.
+		for i, v := range []string{truncate(o, max(12, width/2)), truncate(t.Description, 60), t.PublicName} {
 			cols[i].cells = append(cols[i].cells, v)
 		}
 	}
-	return renderTable(cols, width)
+	// The count after the rows: a long list scrolls its top away.
+	return renderTable(cols, width) + fmt.Sprintf("\n%d tools (/tools SERVER lists one server's)", len(l.Tools))
 }

@@ -76,13 +76,19 @@ func TestToolsColumnsAligned(t *testing.T) {
 			t.Errorf("%d columns: lines too wide:\n%s", w, strings.Join(bad, "\n"))
 		}
 		lines := strings.Split(out, "\n")
-		col := strings.Index(lines[0], "SERVER/TOOL")
-		for _, line := range lines[1:] {
+		if !strings.HasPrefix(lines[0], "SERVER/TOOL") || !strings.HasPrefix(lines[len(lines)-1], "3 tools") {
+			t.Errorf("%d columns: the tool is not first, or the count not last:\n%s", w, out)
+		}
+		col := strings.Index(lines[0], "DESCRIPTION")
+		for _, line := range lines[1 : len(lines)-1] {
 			r := []rune(line)
 			if col < 2 || len(r) <= col || r[col-1] != ' ' || r[col] == ' ' {
-				t.Errorf("%d columns: the origin column is not at %d:\n%s", w, col, out)
+				t.Errorf("%d columns: the description column is not at %d:\n%s", w, col, out)
 				break
 			}
+		}
+		if w <= 60 && strings.Contains(out, "everything__echo") {
+			t.Errorf("%d columns: the model's names take the room of the tools':\n%s", w, out)
 		}
 		if w >= 200 && !strings.Contains(out, "a_very_long_server_name_indeed/get_tiny_image_with_a_long_name") {
 			t.Errorf("%d columns: a long name is cut:\n%s", w, out)

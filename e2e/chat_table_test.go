@@ -47,3 +47,28 @@ func TestChatNarrowTable(t *testing.T) {
 		t.Errorf("a cell was lost:\n%s", screen)
 	}
 }
+
+// TestChatToolsNarrow: /tools at 60 columns leads with the tool as a
+// person names it and what it does, and ends with the count.
+func TestChatToolsNarrow(t *testing.T) {
+	requireTmux(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"local": map[string]any{"transport": "stdio", "command": buildHost(t), "args": []string{"demo-stdio-server"}},
+	}}})
+	c := startChat(t, "mcp-host-tools-narrow", buildHost(t), dir, config, filepath.Join(dir, "none.json"), 60)
+	writeJSONFile(t, filepath.Join(dir, "none.json"), []map[string]any{{"text": "unused"}})
+	c.waitText("servers: 1 ready")
+	c.typeLine("/tools")
+	screen := c.waitText("2 tools")
+	var row string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "word_count") {
+			row = strings.TrimLeft(l, "│ ") // the box around it
+		}
+	}
+	if !strings.HasPrefix(row, "local/word_count") || !strings.Contains(row, "Counts the words") {
+		t.Errorf("/tools at 60 columns shows word_count as %q; want local/word_count and its description first:\n%s", row, screen)
+	}
+}
