@@ -193,7 +193,7 @@ func TestWebUIInChromium(t *testing.T) {
 	if after := strings.Join(r.ServersAfter, "\n"); !strings.Contains(after, "notes ready") || !strings.Contains(after, "proj ready") {
 		t.Errorf("/mcp after the login and the approval: %q", r.ServersAfter)
 	}
-	if !strings.Contains(r.ConfirmAllow, "Allow everything/echo?") || !strings.Contains(r.ConfirmAllow, "hello from the web") || !strings.Contains(r.ConfirmAllow, "untrusted") {
+	if !strings.Contains(r.ConfirmAllow, "Allow everything/echo?") || !strings.Contains(r.ConfirmAllow, "hello from the web") || !strings.Contains(strings.ToLower(r.ConfirmAllow), "claimed by the server, untrusted") {
 		t.Errorf("the permission prompt:\n%s", r.ConfirmAllow)
 	}
 	if !strings.Contains(r.AllowAnswer, "Echo: hello from the web") || !strings.Contains(r.AllowAnswer, "allowed (user)") {
