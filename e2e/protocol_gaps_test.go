@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -111,6 +112,10 @@ func TestProtocolErrorAnswers(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"g","method":7}`, protocol.CodeInvalidRequest, "invalid_request", ""},
 		{`{"jsonrpc":"2.0","id":"h","method":"mcp.get","params":{"id":"nope"}}`, protocol.CodeUnknownServer, "unknown_server", ""},
 		{`{"jsonrpc":"2.0","id":"i","method":"no.such"}`, protocol.CodeMethodNotFound, "method_not_found", ""},
+		// A field the runtime does not know is not read as absent.
+		{`{"jsonrpc":"2.0","id":"k","method":"tool.call","params":{"server":"everything","tool":"echo","args":{"message":"x"}}}`, protocol.CodeInvalidParams, "invalid_params", "args"},
+		{`{"jsonrpc":"2.0","id":"l","method":"mcp.list","params":{"verbose":true}}`, protocol.CodeInvalidParams, "invalid_params", "verbose"},
+		{`{"jsonrpc":"2.0","id":"m","method":"run.start","params":{"prompt":"hi","conversation_id":"c1"}}`, protocol.CodeInvalidParams, "invalid_params", "conversation_id"},
 	} {
 		e := raw(c.line)
 		msg, _ := e["message"].(string)
@@ -122,6 +127,9 @@ func TestProtocolErrorAnswers(t *testing.T) {
 			t.Errorf("%s: message %q has Go internals or a long chain", c.line, msg)
 		}
 		t.Logf("%s -> %v", c.line, e)
+	}
+	if e := raw(`{"jsonrpc":"2.0","id":"n","method":"tool.call","params":{"server":"everything","tool":"echo","args":{}}}`); !strings.Contains(fmt.Sprint(e["message"]), `did you mean "arguments"?`) {
+		t.Errorf("tool.call with args: %v; want a pointer to arguments", e)
 	}
 	if e := raw(`{"jsonrpc":"2.0","id":"j","method":"mcp.get","params":{"id":"nope"}}`); e["data"].(map[string]any)["server"] != "nope" {
 		t.Errorf("unknown server error does not name it: %v", e)

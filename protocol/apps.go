@@ -216,11 +216,11 @@ func addAppMethods(t table, s Server) {
 	if !ok {
 		return
 	}
-	t[MethodAppReadResource] = method(MethodAppReadResource, a.AppReadResource)
-	t[MethodAppCallTool] = method(MethodAppCallTool, a.AppCallTool)
-	t[MethodAppMessage] = method(MethodAppMessage, a.AppMessage)
-	t[MethodAppOpenLink] = method(MethodAppOpenLink, a.AppOpenLink)
-	t[MethodAppClose] = method(MethodAppClose, a.AppClose)
+	t[MethodAppReadResource] = strict(MethodAppReadResource, a.AppReadResource)
+	t[MethodAppCallTool] = strict(MethodAppCallTool, a.AppCallTool)
+	t[MethodAppMessage] = strict(MethodAppMessage, a.AppMessage)
+	t[MethodAppOpenLink] = strict(MethodAppOpenLink, a.AppOpenLink)
+	t[MethodAppClose] = strict(MethodAppClose, a.AppClose)
 }
 
 // appCaller implements AppServer over a Conn.

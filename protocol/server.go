@@ -78,19 +78,19 @@ func (t table) handler() Handler {
 func ServerHandler(s Server) Handler {
 	t := table{
 		MethodInitialize:   method(MethodInitialize, s.Initialize),
-		MethodMCPList:      method(MethodMCPList, s.MCPList),
-		MethodMCPGet:       method(MethodMCPGet, s.MCPGet),
-		MethodMCPReconnect: method(MethodMCPReconnect, s.MCPReconnect),
-		MethodMCPEnable:    method(MethodMCPEnable, s.MCPEnable),
-		MethodMCPDisable:   method(MethodMCPDisable, s.MCPDisable),
-		MethodMCPLogin:     method(MethodMCPLogin, s.MCPLogin),
-		MethodMCPLogout:    method(MethodMCPLogout, s.MCPLogout),
-		MethodMCPApprove:   method(MethodMCPApprove, s.MCPApprove),
-		MethodToolsList:    method(MethodToolsList, s.ToolsList),
-		MethodToolCall:     method(MethodToolCall, s.ToolCall),
-		MethodRunStart:     method(MethodRunStart, s.RunStart),
-		MethodRunCancel:    method(MethodRunCancel, s.RunCancel),
-		MethodShutdown:     method(MethodShutdown, s.Shutdown),
+		MethodMCPList:      strict(MethodMCPList, s.MCPList),
+		MethodMCPGet:       strict(MethodMCPGet, s.MCPGet),
+		MethodMCPReconnect: strict(MethodMCPReconnect, s.MCPReconnect),
+		MethodMCPEnable:    strict(MethodMCPEnable, s.MCPEnable),
+		MethodMCPDisable:   strict(MethodMCPDisable, s.MCPDisable),
+		MethodMCPLogin:     strict(MethodMCPLogin, s.MCPLogin),
+		MethodMCPLogout:    strict(MethodMCPLogout, s.MCPLogout),
+		MethodMCPApprove:   strict(MethodMCPApprove, s.MCPApprove),
+		MethodToolsList:    strict(MethodToolsList, s.ToolsList),
+		MethodToolCall:     strict(MethodToolCall, s.ToolCall),
+		MethodRunStart:     strict(MethodRunStart, s.RunStart),
+		MethodRunCancel:    strict(MethodRunCancel, s.RunCancel),
+		MethodShutdown:     strict(MethodShutdown, s.Shutdown),
 	}
 	addAppMethods(t, s)
 	addRegistryMethods(t, s)
