@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -396,5 +397,30 @@ func TestProtocolLocalToolConfirmNamesItsRun(t *testing.T) {
 	defer g.ui.mu.Unlock()
 	if len(g.ui.confirms) != 1 || g.ui.confirms[0].RunID != id {
 		t.Errorf("confirms: %+v, want one naming run %s", g.ui.confirms, id)
+	}
+}
+
+// TestProtocolToolCallWaitsReady: a tool.call right after initialize, to a
+// server still connecting, is -32003 at once; with wait_ready_ms it waits
+// for the server and runs.
+func TestProtocolToolCallWaitsReady(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"slow": map[string]any{"transport": "stdio", "command": "sh", "args": []string{"-c", "sleep 2; exec " + shellQuote(buildHost(t)) + " demo-stdio-server"}},
+	}}})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS="}, "--permissions", filepath.Join(dir, "permissions.json"))
+	h.ui.setAnswer(answerWith(protocol.AnswerAllowOnce))
+	ctx := ctxT(t, 60*time.Second)
+	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, Capabilities: protocol.UICapabilities{Confirm: true}}); err != nil {
+		t.Fatal(err)
+	}
+	args := json.RawMessage(`{"text":"one two"}`)
+	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args}); protocol.DataOf(err).Kind != "not_ready" {
+		t.Errorf("a call while the server connects, without wait_ready_ms: %v; want not ready", err)
+	}
+	res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args, WaitReadyMS: 30000})
+	if err != nil || len(res.Result.Content) == 0 || res.Result.Content[0].Text != "2 words" {
+		t.Fatalf("a call with wait_ready_ms: %v %+v", err, res)
 	}
 }

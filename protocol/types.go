@@ -304,7 +304,14 @@ type ToolCallParams struct {
 	Server    string          `json:"server"`
 	Tool      string          `json:"tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// WaitReadyMS, when set, lets a call to a server that is still
+	// connecting wait that long (at most MaxWaitReadyMS) for it to be
+	// ready, instead of failing CodeNotReady at once.
+	WaitReadyMS int64 `json:"wait_ready_ms,omitempty"`
 }
+
+// MaxWaitReadyMS bounds ToolCallParams.WaitReadyMS: two minutes.
+const MaxWaitReadyMS = 120_000
 
 // ToolCallResult answers tool.call.
 type ToolCallResult struct {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/displayurl"
@@ -216,6 +217,15 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	st, err := s.status(p.Server)
 	if err != nil {
 		return nil, err
+	}
+	if st.State == runtime.StateConnecting && p.WaitReadyMS > 0 {
+		// The UI asked to wait for the connection rather than fail.
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(p.WaitReadyMS, protocol.MaxWaitReadyMS))*time.Millisecond)
+		sts, _ := s.m.WaitSettled(wctx, p.Server)
+		cancel()
+		if len(sts) == 1 {
+			st = sts[0]
+		}
 	}
 	if st.State != runtime.StateReady {
 		return nil, protocol.NewError(protocol.CodeNotReady, protocol.ErrorData{Server: p.Server, State: string(st.State)}, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))
