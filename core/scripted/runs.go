@@ -91,6 +91,9 @@ func checkSteps(steps []Step, where string) error {
 			if c.Name == "" {
 				return fmt.Errorf("scripted: parse script: %sstep %d, call %d: no tool name", where, i, j)
 			}
+			if len(c.Args) > 0 && len(c.Arguments) > 0 {
+				return fmt.Errorf("scripted: parse script: %sstep %d, call %d: both \"args\" and \"arguments\" (they are one field: give one)", where, i, j)
+			}
 		}
 	}
 	return nil

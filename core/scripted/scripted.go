@@ -58,6 +58,17 @@ type Call struct {
 	// Args are sent verbatim, so a script can also send invalid arguments.
 	// Empty means no arguments.
 	Args json.RawMessage `json:"args,omitempty"`
+	// Arguments is Args under the name tool.call gives them in the UI
+	// protocol; a call gives one or the other.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// args returns the call's arguments, under either name.
+func (c Call) args() json.RawMessage {
+	if len(c.Args) > 0 {
+		return c.Args
+	}
+	return c.Arguments
 }
 
 // Say returns a step that answers text.
@@ -161,7 +172,7 @@ func (p *Provider) Stream(ctx context.Context, req core.Request, onDelta func(co
 		if id == "" {
 			id = fmt.Sprintf("scripted_%d_%d", callNo, i)
 		}
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: resolve(c.Name, req.Tools), Args: c.Args})
+		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: resolve(c.Name, req.Tools), Args: c.args()})
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.FinishReason = core.FinishToolCalls

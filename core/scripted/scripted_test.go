@@ -88,12 +88,28 @@ func TestParse(t *testing.T) {
 		t.Error("Parse accepted broken JSON")
 	}
 	// A typo is an error naming the field, not a step that does nothing.
-	for _, bad := range []string{`[{"call":[{"name":"echo"}]}]`, `[{"calls":[{"name":"echo","arguments":{}}]}]`, `[{"text":"a"}] [{"text":"b"}]`} {
+	for _, bad := range []string{`[{"call":[{"name":"echo"}]}]`, `[{"calls":[{"name":"echo","argz":{}}]}]`, `[{"text":"a"}] [{"text":"b"}]`} {
 		if _, err := scripted.Parse([]byte(bad)); err == nil {
 			t.Errorf("Parse accepted %s", bad)
 		}
 	}
 	if _, err := scripted.Parse([]byte(`[{"call":[]}]`)); err == nil || !strings.Contains(err.Error(), `"call"`) {
 		t.Errorf("unknown field: err = %v, want one naming it", err)
+	}
+}
+
+// A call's arguments may be given as the UI protocol names them too.
+func TestParseArgumentsAlias(t *testing.T) {
+	steps, err := scripted.Parse([]byte(`[{"calls":[{"name":"s/t","arguments":{"a":1}}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scripted.New(steps...)
+	resp, err := p.Stream(context.Background(), core.Request{}, func(core.Delta) {})
+	if err != nil || len(resp.ToolCalls) != 1 || string(resp.ToolCalls[0].Args) != `{"a":1}` {
+		t.Fatalf("arguments: %v %+v", err, resp)
+	}
+	if _, err := scripted.Parse([]byte(`[{"calls":[{"name":"s/t","args":{},"arguments":{}}]}]`)); err == nil || !strings.Contains(err.Error(), "both") {
+		t.Errorf("both names: %v", err)
 	}
 }
