@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,5 +90,26 @@ func TestWebShowsWhyRuntimeDidNotStart(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(string(out), "nope.json: no such file or directory") || strings.Contains(string(out), "web: web:") {
 		t.Errorf("host web with a missing script: %v\n%s\nwant the runtime's own error", err, out)
+	}
+}
+
+// TestModelWithoutKeySaysSo: --model for OpenAI's API (no --base-url)
+// without a key stops at once saying what to set, in host serve and, as
+// the runtime's own error, in host web; before, every prompt failed later.
+func TestModelWithoutKeySaysSo(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"serve", "--model", "claude-sonnet-4-5"},
+		{"web", "--no-browser", "--model", "claude-sonnet-4-5", "--log", filepath.Join(dir, "web.log")},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, buildHost(t), args...)
+		cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+filepath.Join(dir, "config.json"), "MCP_HOST_SERVERS=", "OPENAI_API_KEY=", "MCP_HOST_BASE_URL=", "MCP_HOST_MODEL=")
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err == nil || timedOut || !strings.Contains(string(out), "OPENAI_API_KEY") || !strings.Contains(string(out), "--base-url") {
+			t.Errorf("host %s without a key: %v (timed out: %v)\n%s\nwant it to stop, naming OPENAI_API_KEY and --base-url", args[0], err, timedOut, out)
+		}
 	}
 }

@@ -61,6 +61,10 @@ func (mf *modelFlags) provider() (core.Provider, string, error) {
 		if keyEnv == "" && os.Getenv("OPENAI_API_KEY") != "" {
 			keyEnv = "OPENAI_API_KEY"
 		}
+		if keyEnv == "" && mf.baseURL == "" {
+			// Every prompt would fail at OpenAI's API for want of a key.
+			return nil, "", fmt.Errorf("--model %s calls OpenAI's API (no --base-url), which needs a key: set OPENAI_API_KEY or name the variable with --api-key-env; for another OpenAI-compatible server give --base-url (http://127.0.0.1:11434/v1 for Ollama)", mf.model)
+		}
 		p, err := openai.New(openai.Options{BaseURL: mf.baseURL, Model: mf.model, APIKeyEnv: keyEnv})
 		if err != nil {
 			return nil, "", fmt.Errorf("--model: %w", err)
