@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestCLICallToolNames: host mcp call takes the tool's own name and the
@@ -53,5 +54,21 @@ func TestCLIErrorsSayEachThingOnce(t *testing.T) {
 		if strings.Count(out, `"bad"`) > 1 || strings.Count(out, "initialize") != 1 || strings.Contains(out, "rejected by transport") {
 			t.Errorf("host mcp %s repeats itself:\n%s", name, out)
 		}
+	}
+}
+
+// TestCLILoginOnlyWhereAsked: host mcp login on a server that is ready and
+// never asked for authorization says it needs none, opening nothing.
+func TestCLILoginOnlyWhereAsked(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "open", Version: "1"}, nil)
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer ts.Close()
+	h := newHostCLI(t)
+	if _, errOut, code := h.run(t, nil, "mcp", "add", "open", ts.URL); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := h.run(t, []string{"MCP_HOST_NO_BROWSER=1"}, "mcp", "login", "open", "--no-browser")
+	if code != 0 || !strings.Contains(out, "open: needs no login") || strings.Contains(out+errOut, "Open this URL") {
+		t.Errorf("login to a server that asked for none: exit %d\n%s%s", code, out, errOut)
 	}
 }

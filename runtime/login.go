@@ -104,11 +104,19 @@ var ErrLoginDeclined = auth.ErrLoginDeclined
 // reached over HTTP.
 var ErrNoOAuth = errors.New("server does not use OAuth")
 
+// ErrLoginNotNeeded is returned (wrapped) for a login to a server that is
+// ready and never asked for authorization: a login is offered only where
+// a server asked for one.
+var ErrLoginNotNeeded = errors.New("needs no login: it is ready and asked for no authorization")
+
 // login is [Manager.Login] without its span (traced.go).
 func (m *Manager) login(ctx context.Context, id string, opts LoginOptions) error {
 	sv, err := m.server(id)
 	if err != nil {
 		return err
+	}
+	if st := sv.snapshot(); st.State == StateReady && st.Auth == "" {
+		return fmt.Errorf("server %q %w", id, ErrLoginNotNeeded)
 	}
 	h, err := sv.authHandler()
 	if err != nil {

@@ -144,6 +144,9 @@ func (c *cli) login(args []string) int {
 	switch {
 	case errors.Is(err, runtime.ErrLoginDeclined):
 		return c.failf(exitAuthRequired, "login: %v", err)
+	case errors.Is(err, runtime.ErrLoginNotNeeded):
+		fmt.Fprintf(c.stdout, "%s: %v\n", termsafe.Line(e.ID), runtime.ErrLoginNotNeeded)
+		return exitOK
 	case errors.Is(err, runtime.ErrNoOAuth):
 		return c.failf(exitUsage, "login: %v", err)
 	case err != nil:

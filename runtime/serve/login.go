@@ -22,7 +22,7 @@ func (s *service) MCPLogin(ctx context.Context, p *protocol.LoginParams) (*proto
 	switch {
 	case errors.Is(err, runtime.ErrLoginDeclined):
 		return nil, protocol.Errorf(protocol.CodeCancelled, "%v", err)
-	case errors.Is(err, runtime.ErrNoOAuth):
+	case errors.Is(err, runtime.ErrNoOAuth), errors.Is(err, runtime.ErrLoginNotNeeded):
 		return nil, protocol.Errorf(protocol.CodeInvalidParams, "%v", err)
 	case err != nil:
 		return nil, protocol.Errorf(protocol.CodeFailed, "%v", err)
