@@ -119,7 +119,7 @@ func TestCLIHostileConfirm(t *testing.T) {
 	display := func(format string) string {
 		return strings.TrimSpace(c.tmux("display-message", "-p", "-t", c.session, format))
 	}
-	screen := c.waitText("[y/N]")
+	screen := c.waitText("deny with [r]eason [o/t/s/r/D]") // the answers host chat offers
 	colored := c.tmux("capture-pane", "-t", c.session, "-p", "-e", "-J", "-S", "-1000")
 	if p := hostile.CheckScreen(colored, true); len(p) > 0 {
 		t.Errorf("hostile text reached the pane:\n%s\nscreen:\n%s", strings.Join(p, "\n"), screen)

@@ -184,13 +184,23 @@ func (c *cli) interactive() bool {
 // confirmOnTerminal is the CLI's permission.Confirmer: it shows the gate's
 // request as [permission.Request.Text] renders it (the host's own record
 // of the call first, the server's title, description and hints labelled
-// as its claims, all terminal-safe) and reads y/N.
+// as its claims, all terminal-safe) and reads the answers host chat
+// offers: once, always this tool, always this server, deny, deny with a
+// reason. Anything else (an empty line too) denies; y still means once.
 func (c *cli) confirmOnTerminal(_ context.Context, req *permission.Request) (permission.Response, error) {
-	fmt.Fprintf(c.stderr, "%s\nAllow? [y/N] ", req.Text())
+	fmt.Fprintf(c.stderr, "%s\nAllow? [o]nce / always this [t]ool / always this [s]erver / [d]eny / deny with [r]eason [o/t/s/r/D] ", req.Text())
 	line, _ := c.readLine()
 	switch strings.ToLower(line) {
-	case "y", "yes":
+	case "o", "once", "y", "yes":
 		return permission.Response{Answer: permission.AllowOnce}, nil
+	case "t":
+		return permission.Response{Answer: permission.AllowTool}, nil
+	case "s":
+		return permission.Response{Answer: permission.AllowServer}, nil
+	case "r":
+		fmt.Fprint(c.stderr, "Reason: ")
+		reason, _ := c.readLine()
+		return permission.Response{Answer: permission.DenyWithReason, Reason: reason}, nil
 	}
 	return permission.Response{Answer: permission.Deny}, nil
 }

@@ -110,21 +110,23 @@ func TestMCPCallTrustedServer(t *testing.T) {
 
 // The terminal confirmation shows the gate's request as Request.Text
 // renders it (the host's identity of the call first, the title as the
-// server's claim, the arguments) and maps y to allow once, anything else
-// to deny.
+// server's claim, the arguments) and offers host chat's answers: o (or y)
+// once, t and s always, r a deny with a reason; anything else denies.
 func TestTerminalConfirm(t *testing.T) {
 	req := &permission.Request{Server: "notes", Tool: "echo", PublicName: "mcp_notes_echo_1", Title: "Echo", Arguments: "{\n  \"text\": \"hi\"\n}"}
-	for in, want := range map[string]permission.Answer{"y\n": permission.AllowOnce, "YES\n": permission.AllowOnce, "n\n": permission.Deny, "\n": permission.Deny, "": permission.Deny} {
+	for in, want := range map[string]permission.Answer{"y\n": permission.AllowOnce, "YES\n": permission.AllowOnce, "o\n": permission.AllowOnce,
+		"t\n": permission.AllowTool, "s\n": permission.AllowServer, "r\nnot now\n": permission.DenyWithReason,
+		"n\n": permission.Deny, "d\n": permission.Deny, "\n": permission.Deny, "": permission.Deny} {
 		var errOut bytes.Buffer
 		c := &cli{stdin: strings.NewReader(in), stderr: &errOut}
 		resp, err := c.confirmOnTerminal(context.Background(), req)
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}
-		if resp.Answer != want {
-			t.Errorf("%q: answer %q, want %q", in, resp.Answer, want)
+		if resp.Answer != want || (want == permission.DenyWithReason && resp.Reason != "not now") {
+			t.Errorf("%q: answer %q (reason %q), want %q", in, resp.Answer, resp.Reason, want)
 		}
-		for _, s := range []string{`Allow tool "echo" of server "notes"?`, "public name: mcp_notes_echo_1", "Claimed by the server (untrusted):\n  title: \"Echo\"", "Arguments:\n{\n  \"text\": \"hi\"\n}", "Allow? [y/N]"} {
+		for _, s := range []string{`Allow tool "echo" of server "notes"?`, "public name: mcp_notes_echo_1", "Claimed by the server (untrusted):\n  title: \"Echo\"", "Arguments:\n{\n  \"text\": \"hi\"\n}", "Allow? [o]nce / always this [t]ool / always this [s]erver / [d]eny / deny with [r]eason"} {
 			if !strings.Contains(errOut.String(), s) {
 				t.Errorf("prompt lacks %q:\n%s", s, errOut.String())
 			}
