@@ -160,13 +160,16 @@ func TestChatHostileServer(t *testing.T) {
 	c.waitText("last error:")
 	check("/mcp crashy")
 	c.typeLine("/tools hostile")
-	row := regexp.MustCompile(regexp.QuoteMeta(tool(hostile.ToolSpoofed)) + `\s+hostile/` + hostile.ToolSpoofed + `\s+(.*)`)
-	screen = c.waitFor("the /tools list", func(s string) bool { return row.MatchString(s) })
+	// /tools leads with server/tool and its description; the public name
+	// the model sees comes last.
+	row := regexp.MustCompile(`hostile/` + hostile.ToolSpoofed + `\s+(.*)`)
+	lastBox := func(s string) string { return s[max(strings.LastIndex(s, "╭"), 0):] }
+	screen = c.waitFor("the /tools list", func(s string) bool { return strings.Contains(lastBox(s), "tools (/tools") && row.MatchString(lastBox(s)) })
 	check("/tools")
-	if m := row.FindStringSubmatch(screen); !strings.HasPrefix(m[1], "Reads the README.") {
+	box := lastBox(screen)
+	if m := row.FindStringSubmatch(box); !strings.HasPrefix(m[1], "Reads the README.") {
 		t.Errorf("/tools shows the description as %q:\n%s", m[1], screen)
 	}
-	box := screen[strings.LastIndex(screen, "╭"):]
 	if strings.Contains(box, "read_0_pwned") || strings.Contains(box, "hostile/read") {
 		t.Errorf("/tools offers the tool with a hostile name:\n%s", box)
 	}
