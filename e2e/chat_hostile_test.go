@@ -164,7 +164,9 @@ func TestChatHostileServer(t *testing.T) {
 	// the model sees comes last.
 	row := regexp.MustCompile(`hostile/` + hostile.ToolSpoofed + `\s+(.*)`)
 	lastBox := func(s string) string { return s[max(strings.LastIndex(s, "╭"), 0):] }
-	screen = c.waitFor("the /tools list", func(s string) bool { return strings.Contains(lastBox(s), "tools (/tools") && row.MatchString(lastBox(s)) })
+	screen = c.waitFor("the /tools list", func(s string) bool {
+		return strings.Contains(lastBox(s), "tools (/tools") && row.MatchString(lastBox(s))
+	})
 	check("/tools")
 	box := lastBox(screen)
 	if m := row.FindStringSubmatch(box); !strings.HasPrefix(m[1], "Reads the README.") {
