@@ -18,7 +18,7 @@ func TestChatNarrowTable(t *testing.T) {
 	writeJSONFile(t, script, []map[string]any{{"text": "Here:\n\n| Tool | Server | What it does |\n|---|---|---:|\n" +
 		"| echo | everything | Echoes back the message it is given, word for word, so that a test can see it arrived |\n" +
 		"| add | math | Adds two numbers |\n\nDone."}})
-	c := startChat(t, "mcp-host-narrow-table", buildHost(t), dir, config, script, 60)
+	c := startChat(t, "mcp-host-narrow-table-"+filepath.Base(filepath.Dir(dir)), buildHost(t), dir, config, script, 60)
 	c.waitText("Type a prompt")
 	c.typeLine("a table please")
 	screen := c.waitText("Done.")
@@ -57,7 +57,7 @@ func TestChatToolsNarrow(t *testing.T) {
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"local": map[string]any{"transport": "stdio", "command": buildHost(t), "args": []string{"demo-stdio-server"}},
 	}}})
-	c := startChat(t, "mcp-host-tools-narrow", buildHost(t), dir, config, filepath.Join(dir, "none.json"), 60)
+	c := startChat(t, "mcp-host-tools-narrow-"+filepath.Base(filepath.Dir(dir)), buildHost(t), dir, config, filepath.Join(dir, "none.json"), 60)
 	writeJSONFile(t, filepath.Join(dir, "none.json"), []map[string]any{{"text": "unused"}})
 	c.waitText("servers: 1 ready")
 	c.typeLine("/tools")

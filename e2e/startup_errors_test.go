@@ -18,6 +18,7 @@ func chatExits(t *testing.T, session string, args ...string) string {
 	dir := t.TempDir()
 	cmd := strings.Join(append([]string{"env", "MCP_HOST_CONFIG=" + filepath.Join(dir, "config.json"), "MCP_HOST_SERVERS=", "MCP_HOST_MODEL=",
 		"PATH=" + os.Getenv("PATH"), buildHost(t), "chat", "--log", filepath.Join(dir, "chat.log")}, args...), " ")
+	session += "-" + filepath.Base(filepath.Dir(dir)) // unique: tmux sessions are shared
 	c := &tmuxChat{t: t, session: session}
 	c.tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", cmd+`; echo "exit code $?"; sleep 60`)
 	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", session).Run() })
@@ -58,7 +59,7 @@ func TestChatNoModelNamesChatFlag(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{}}})
-	c := &tmuxChat{t: t, session: "nomodel"}
+	c := &tmuxChat{t: t, session: "mcp-host-nomodel-" + filepath.Base(filepath.Dir(dir))}
 	cmd := strings.Join([]string{"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_MODEL=", "OPENAI_API_KEY=",
 		"PATH=" + os.Getenv("PATH"), buildHost(t), "chat", "--log", filepath.Join(dir, "chat.log")}, " ")
 	c.tmux("new-session", "-d", "-s", c.session, "-x", "100", "-y", "30", cmd)
