@@ -11,7 +11,8 @@ import (
 )
 
 // strict is method for the requests a UI sends the runtime (initialize
-// aside, whose capabilities newer UIs may extend): a params field the
+// aside, whose capabilities newer UIs may extend; the prompts, resources
+// and registry methods are not strict yet): a params field the
 // runtime does not know is CodeInvalidParams naming it, with the field it
 // likely meant. A misspelt field must not read as an absent one: tool.call
 // with "args" for "arguments" would call the tool with no arguments.
