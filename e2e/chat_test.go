@@ -26,6 +26,12 @@ type tmuxChat struct {
 func (c *tmuxChat) tmux(args ...string) string {
 	c.t.Helper()
 	out, err := exec.Command("tmux", args...).CombinedOutput()
+	// A new session can race the tmux server that the last test's killed
+	// session is shutting down (tmux exits 1 at once): try it again.
+	for try := 0; err != nil && len(args) > 0 && args[0] == "new-session" && try < 5; try++ {
+		time.Sleep(200 * time.Millisecond)
+		out, err = exec.Command("tmux", args...).CombinedOutput()
+	}
 	if err != nil {
 		c.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
