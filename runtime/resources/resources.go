@@ -297,9 +297,6 @@ func Read(ctx context.Context, server string, s *session.Session, uri string, ma
 	return bound(&out, maxOut), nil
 }
 
-// readLimit bounds a resource or prompt read to be rendered for the model.
-func (b *builder) readLimit() int { return ReadLimit(b.maxOut) }
-
 // ReadLimit bounds a resource or prompt read to be rendered for the model
 // or the user's message, whose text is cut at maxOut: one much larger is
 // refused while it is read rather than read whole (hostfetch).
