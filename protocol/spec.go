@@ -12,6 +12,8 @@ const (
 	// RuntimeToUI: the runtime sends it, the UI answers (requests) or
 	// only reads it (notifications).
 	RuntimeToUI Direction = "runtime_to_ui"
+	// BothWays: either side sends it (a notification).
+	BothWays Direction = "both"
 )
 
 // MethodSpec describes one method of the protocol: the machine-readable
@@ -35,8 +37,8 @@ func req[P, R any](name string, d Direction, summary string) MethodSpec {
 	return MethodSpec{Name: name, Direction: d, Params: reflect.TypeFor[P](), Result: reflect.TypeFor[R](), Summary: summary}
 }
 
-func note[P any](name, summary string) MethodSpec {
-	return MethodSpec{Name: name, Direction: RuntimeToUI, Notification: true, Params: reflect.TypeFor[P](), Summary: summary}
+func note[P any](name string, d Direction, summary string) MethodSpec {
+	return MethodSpec{Name: name, Direction: d, Notification: true, Params: reflect.TypeFor[P](), Summary: summary}
 }
 
 // Methods is every method of the protocol, in the order PROTOCOL.md
@@ -61,13 +63,13 @@ var Methods = []MethodSpec{
 	req[PromptParams, PromptResult](MethodUIPrompt, RuntimeToUI, "Asks the user for a line of text (a pasted redirect URL)."),
 	req[OpenURLParams, OpenURLResult](MethodUIOpenURL, RuntimeToUI, "Asks the UI to open a URL the user consented to."),
 	req[ElicitParams, ElicitResult](MethodUIElicit, RuntimeToUI, "Passes a server's form elicitation to the user."),
-	note[MCPStatusParams](MethodMCPStatus, "A server's new status."),
-	note[RunStatusParams](MethodRunStatus, "A run's status: running, then one final status."),
-	note[AgentEventParams](MethodAgentEvent, "One event of a run."),
-	note[ToolProgressParams](MethodToolProgress, "A progress or task report about a direct tool.call."),
-	note[RequestCancelledParams](MethodUIRequestCancelled, "The runtime no longer wants the answer to one of its requests (the UI sends it too, to withdraw its tool.call)."),
-	note[ElicitationCompleteParams](MethodElicitationComplete, "A server finished a URL-mode elicitation the user opened."),
-	note[LogParams](MethodLog, "A log line for the UI."),
+	note[MCPStatusParams](MethodMCPStatus, RuntimeToUI, "A server's new status."),
+	note[RunStatusParams](MethodRunStatus, RuntimeToUI, "A run's status: running, then one final status."),
+	note[AgentEventParams](MethodAgentEvent, RuntimeToUI, "One event of a run."),
+	note[ToolProgressParams](MethodToolProgress, RuntimeToUI, "A progress or task report about a direct tool.call."),
+	note[RequestCancelledParams](MethodUIRequestCancelled, BothWays, "The runtime no longer wants the answer to one of its requests (the UI sends it too, to withdraw its tool.call)."),
+	note[ElicitationCompleteParams](MethodElicitationComplete, RuntimeToUI, "A server finished a URL-mode elicitation the user opened."),
+	note[LogParams](MethodLog, RuntimeToUI, "A log line for the UI."),
 	req[AppReadResourceParams, AppReadResourceResult](MethodAppReadResource, UIToRuntime, "Reads an app's UI resource or another resource of its server."),
 	req[AppCallToolParams, ToolCallResult](MethodAppCallTool, UIToRuntime, "Calls a tool of an app's server for the app."),
 	req[AppMessageParams, RunStartResult](MethodAppMessage, UIToRuntime, "Adds an app's message to the conversation, after the user consented; starts a run."),

@@ -17,11 +17,12 @@ type command struct {
 
 // commands is the help of every command, keyed by its full name.
 var commands = map[string]command{
-	"host demo":  {"host demo [--auto-approve] [--no-browser] [--web] [--model NAME]", "the whole flow against servers made for the demo, on loopback, then the same in the web UI when a browser can open (--web: also with --auto-approve)", []string{"host demo --auto-approve"}},
-	"host chat":  {"host chat [--model NAME | --script FILE] [--permissions FILE] [--log FILE]", "the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions", []string{"host chat --model gpt-4o-mini"}},
-	"host web":   {"host web [--model NAME | --script FILE] [--permissions FILE] [--log FILE] [--no-browser] [--addr 127.0.0.1:PORT]", "the reference web UI on a loopback port (runs host serve): chat, permissions, /mcp with logins and approvals, MCP Apps", []string{"host web --model gpt-4o-mini"}},
-	"host serve": {"host serve [flags]", "the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)", []string{"host serve --deny 'github/delete_*'"}},
-	"host mcp":   {"host mcp <command> [arguments]", "manage and test MCP servers; commands: add, list, get, remove, enable, disable, test, tools, call, import, search, update, login, logout, approve, deny (host mcp <command> --help)", []string{"host mcp list", "host mcp add --help"}},
+	"host demo":     {"host demo [--auto-approve] [--no-browser] [--web] [--model NAME]", "the whole flow against servers made for the demo, on loopback, then the same in the web UI when a browser can open (--web: also with --auto-approve)", []string{"host demo --auto-approve"}},
+	"host chat":     {"host chat [--model NAME | --script FILE] [--permissions FILE] [--log FILE]", "the reference terminal UI (runs host serve): prompts, /mcp, /login, permissions", []string{"host chat --model gpt-4o-mini"}},
+	"host web":      {"host web [--model NAME | --script FILE] [--permissions FILE] [--log FILE] [--no-browser] [--addr 127.0.0.1:PORT]", "the reference web UI on a loopback port (runs host serve): chat, permissions, /mcp with logins and approvals, MCP Apps", []string{"host web --model gpt-4o-mini"}},
+	"host serve":    {"host serve [flags]", "the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)", []string{"host serve --deny 'github/delete_*'"}},
+	"host protocol": {"host protocol schema|generate [DIR]", "the UI protocol's JSON Schema 2020-12 document (schema prints it; generate rewrites protocol/schema/schema.json and the TypeScript client in clients/typescript of the repository at DIR, default .)", []string{"host protocol schema > schema.json"}},
+	"host mcp":      {"host mcp <command> [arguments]", "manage and test MCP servers; commands: add, list, get, remove, enable, disable, test, tools, call, import, search, update, login, logout, approve, deny (host mcp <command> --help)", []string{"host mcp list", "host mcp add --help"}},
 	"host mcp add": {"host mcp add <id> [flags] -- <command> [args...]\n  host mcp add <id> [flags] <url>\n  host mcp add <id> --from-registry NAME[@VERSION] [--var K=V] [--use TYPE] [--yes]", "add a server: a command to run (stdio) or a URL (http; -t sse for legacy SSE)", []string{
 		"host mcp add memory -- npx -y @modelcontextprotocol/server-memory",
 		"host mcp add files -e ROOT=/tmp -- npx -y @modelcontextprotocol/server-filesystem /tmp",

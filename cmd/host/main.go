@@ -34,6 +34,7 @@ Usage:
                                      the reference web UI on a loopback port (runs host serve): chat, /mcp, logins, apps
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
+  host protocol schema               the UI protocol as JSON Schema 2020-12 (protocol/schema/schema.json)
   host help [<command>]              this text, or one command's help (also: host <command> --help)
   host --version                     the version
 
@@ -84,12 +85,12 @@ func main() {
 // shortUsage is printed when host runs without a command.
 const shortUsage = `Usage: host <command> [arguments]
 
-Commands: demo, chat, web, serve, mcp, help, version. Run "host --help" for the
+Commands: demo, chat, web, serve, mcp, protocol, help, version. Run "host --help" for the
 whole usage, "host help <command>" or "host <command> --help" for one.
 `
 
 // topCommands are the commands "host" dispatches, for "did you mean".
-var topCommands = []string{"demo", "chat", "web", "serve", "mcp", "help", "version"}
+var topCommands = []string{"demo", "chat", "web", "serve", "mcp", "protocol", "help", "version"}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -120,6 +121,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runChat(args[1:], stdin, stdout, stderr)
 	case "web":
 		return runWeb(args[1:], stdout, stderr)
+	case "protocol":
+		return runProtocol(args[1:], stdout, stderr)
 	case "demo-stdio-server": // hidden: the demo's local server
 		return runDemoStdio(stderr)
 	default:
