@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 		os.Setenv("GORACE", hostGORACE)
 	}
 	code := m.Run()
+	schemaSummary()
 	if hostDir != "" {
 		os.RemoveAll(hostDir)
 	}

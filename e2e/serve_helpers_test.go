@@ -149,6 +149,7 @@ type servedHost struct {
 	stderr *bytes.Buffer
 	exited chan error
 	out    *lockedWriter // every line the runtime wrote
+	schema *schemaCheck  // every message checked against the schema
 }
 
 // answers returns the error answers the runtime wrote, keyed by their id
@@ -207,7 +208,10 @@ func startServeIn(t *testing.T, dir string, env []string, args ...string) *serve
 		t.Fatal(err)
 	}
 	go func() { h.exited <- cmd.Wait() }()
-	h.conn = protocol.NewConn(io.TeeReader(stdout, h.out), stdin, protocol.ClientHandler(h.ui), protocol.ConnOptions{})
+	h.schema = newSchemaCheck(t)
+	fromRuntime := &lineTap{fn: func(l []byte) { h.schema.check(protocol.RuntimeToUI, l) }}
+	fromUI := &lineTap{fn: func(l []byte) { h.schema.check(protocol.UIToRuntime, l) }}
+	h.conn = protocol.NewConn(tapReader{io.TeeReader(stdout, h.out), fromRuntime}, tapWriter{stdin, fromUI}, protocol.ClientHandler(h.ui), protocol.ConnOptions{})
 	go h.conn.Run(context.Background())
 	h.rt = protocol.NewServerCaller(h.conn)
 	t.Cleanup(func() {
@@ -217,6 +221,7 @@ func startServeIn(t *testing.T, dir string, env []string, args ...string) *serve
 		case <-time.After(15 * time.Second):
 			cmd.Process.Kill()
 		}
+		h.schema.verify(t)
 		if t.Failed() || os.Getenv("E2E_SHOW_STDERR") != "" {
 			t.Logf("host serve stderr:\n%s", h.stderr.String())
 		}

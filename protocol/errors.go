@@ -67,6 +67,9 @@ type ErrorData struct {
 	// AppID is the app instance the error is about; URI the resource.
 	AppID string `json:"app_id,omitempty"`
 	URI   string `json:"uri,omitempty"`
+	// ProtocolVersion is the runtime's protocol version, for
+	// unsupported_version.
+	ProtocolVersion string `json:"protocol_version,omitempty"`
 }
 
 // NewError returns an *Error with code, a message for people and data

@@ -35,3 +35,21 @@ func TestDocVersionIsTheConstant(t *testing.T) {
 		t.Errorf("PROTOCOL.md's Changes section has no entry for %s", protocol.Version)
 	}
 }
+
+// A UI of another version gets unsupported_version naming both versions;
+// the current version and none pass.
+func TestCheckVersion(t *testing.T) {
+	if protocol.CheckVersion(protocol.Version) != nil || protocol.CheckVersion("") != nil {
+		t.Fatal("the current version (or none) was refused")
+	}
+	err := protocol.CheckVersion("2026-11-23")
+	if err == nil || err.Code != protocol.CodeUnsupportedVersion {
+		t.Fatalf("got %v, want code %d", err, protocol.CodeUnsupportedVersion)
+	}
+	if !strings.Contains(err.Message, "2026-11-23") || !strings.Contains(err.Message, protocol.Version) {
+		t.Errorf("message %q does not name both versions", err.Message)
+	}
+	if d := protocol.DataOf(err); d.Kind != protocol.KindUnsupportedVersion || d.ProtocolVersion != protocol.Version || d.Field != "protocol_version" {
+		t.Errorf("data %+v", d)
+	}
+}

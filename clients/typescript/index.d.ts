@@ -36,6 +36,8 @@ export declare const ERROR_CODES: {
   readonly cancelled: -32008;
   /** No app instance with that id. */
   readonly unknown_app: -32009;
+  /** initialize named a protocol version other than the runtime's; data.protocol_version is the runtime's. */
+  readonly unsupported_version: -32010;
 };
 export declare const UI_HANDLERS: { readonly [method: string]: keyof UIHandlers };
 
@@ -269,6 +271,7 @@ export interface ErrorData {
   field?: string;
   kind: string;
   method?: string;
+  protocol_version?: string;
   run_id?: string;
   server?: string;
   state?: string;

@@ -54,6 +54,7 @@ export const ERROR_CODES = Object.freeze({
   shutting_down: -32007,
   cancelled: -32008,
   unknown_app: -32009,
+  unsupported_version: -32010,
 });
 
 /** The handler name of each request the runtime sends to the UI. */

@@ -26,6 +26,9 @@ var _ protocol.Server = (*service)(nil)
 // rules, allow rules, trusted servers and remembered answers decide; what
 // would need a confirm is denied).
 func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	if err := protocol.CheckVersion(p.ProtocolVersion); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	if s.initialized {
 		s.mu.Unlock()
@@ -74,9 +77,6 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	// also arrives as an mcp.status notification: none is lost in between.
 	res.Servers = s.list()
 	s.seedStatuses(res.Servers)
-	if p.ProtocolVersion != "" && p.ProtocolVersion != protocol.Version {
-		s.logUI("warn", "", fmt.Sprintf("the UI speaks protocol %s, the runtime %s", p.ProtocolVersion, protocol.Version))
-	}
 	return res, nil
 }
 
