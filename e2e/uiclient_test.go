@@ -13,7 +13,7 @@ import (
 )
 
 // TestUIClientFromTheDoc runs e2e/uiclient/uiclient.mjs, a UI written from
-// protocol/PROTOCOL.md alone (Node, standard library only), against the
+// protocol/PROTOCOL.md alone (Node, through the generated @mcp-host/client), against the
 // built host serve with server-everything: the handshake, statuses, tools,
 // a streamed run, an allowed, a denied and a cancelled tool call, a
 // confirm that times out, direct tool calls, an allow rule, resource

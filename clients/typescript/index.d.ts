@@ -685,6 +685,10 @@ export declare class HostClient extends EventEmitter {
   on<K extends keyof Notifications>(event: K, listener: (params: Notifications[K]) => void): this;
   on(event: "close", listener: (err: Error) => void): this;
   on(event: "protocolError", listener: (err: Error) => void): this;
+  /** Every message from host serve, before it is dispatched (for a log view). */
+  on(event: "message", listener: (msg: Record<string, unknown>) => void): this;
+  /** Every message to host serve, as it is sent. */
+  on(event: "sent", listener: (msg: Record<string, unknown>) => void): this;
   once<K extends keyof Notifications>(event: K, listener: (params: Notifications[K]) => void): this;
   once(event: "close" | "protocolError", listener: (err: Error) => void): this;
   /** Opens the session; must be the first request. (initialize) */

@@ -72,7 +72,7 @@ import { createInterface } from "node:readline";
 /** An error answer of the runtime: code, message and data (kind, field, …). */
 export class ProtocolError extends Error {
   constructor(method, error) {
-    super(method + ": " + error.message);
+    super(error.message);
     this.name = "ProtocolError";
     this.method = method;
     this.code = error.code;
@@ -167,6 +167,7 @@ export class HostClient extends EventEmitter {
   }
 
   _send(msg) {
+    this.emit("sent", msg);
     this._out.write(JSON.stringify(msg) + "\n");
   }
 
@@ -186,9 +187,13 @@ export class HostClient extends EventEmitter {
       this.emit("protocolError", new Error("host serve wrote a line that is not JSON: " + line.slice(0, 200)));
       return;
     }
+    this.emit("message", msg);
     if (msg.method === undefined) {
       const p = this._pending.get(msg.id);
-      if (!p) return;
+      if (!p) {
+        this.emit("protocolError", new Error("an answer to no request of this client: " + line.slice(0, 200)));
+        return;
+      }
       this._pending.delete(msg.id);
       if (msg.error) p.reject(new ProtocolError(p.method, msg.error));
       else p.resolve(msg.result);

@@ -15,14 +15,14 @@
 // (for instance: node .../server-everything/dist/index.js stdio).
 //
 // UICLIENT_TRANSCRIPT=FILE writes every protocol line of a passing run to
-// FILE (the doc's examples are taken from such runs). Only Node's standard
-// library is used.
+// FILE (the doc's examples are taken from such runs). It speaks through
+// @mcp-host/client (clients/typescript), the typed client generated from
+// protocol/schema/schema.json, and Node's standard library.
 
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { HostClient, ProtocolError, PROTOCOL_VERSION } from "../../clients/typescript/index.js";
 
 const [hostBin, ...serverCmd] = process.argv.slice(2);
 if (!hostBin || serverCmd.length === 0) {
@@ -59,30 +59,37 @@ function step(name) {
   console.log(`uiclient: ${name}`);
 }
 
-// ---- the JSON-RPC peer: one JSON object per line both ways ----
+// ---- the JSON-RPC peer: @mcp-host/client (clients/typescript) ----
+//
+// The package carries the lines; this file keeps every message it sees, in
+// order, so that the flows below can check what came when.
 
-let nextID = 1;
-const pending = new Map(); // id -> {resolve, method}
+let client;
+const pending = new Map(); // id -> method, of our requests not yet answered
 const received = []; // every message from the runtime, in order: {seq, msg}
 let waiters = []; // {pred, resolve}
 let seq = 0;
-
-function send(obj) {
-  const line = JSON.stringify(obj);
-  transcript.push("> " + line);
-  child.stdin.write(line + "\n");
-}
+const answers = new Map(); // id of a runtime request -> its handler's resolve
+const answerSeq = new Map(); // id of our request -> the seq its answer arrived at
+let lastSentID; // the id of the request the client sent last
 
 // request sends a request and resolves with the whole answer object
 // ({result} or {error}) and the sequence number it arrived at.
 function request(method, params) {
-  const id = nextID++;
-  const msg = { jsonrpc: "2.0", id, method };
-  if (params !== undefined) msg.params = params;
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => fail(`${method} (id ${id}) got no answer within ${WAIT_MS / 1000}s`), WAIT_MS);
-    pending.set(id, { method, resolve: (ans) => { clearTimeout(timer); resolve(ans); } });
-    send(msg);
+  const timer = setTimeout(() => fail(`${method} got no answer within ${WAIT_MS / 1000}s`), WAIT_MS);
+  const p = client.request(method, params);
+  const id = lastSentID; // request sends synchronously
+  pending.set(id, method);
+  const done = (ans) => {
+    clearTimeout(timer);
+    pending.delete(id);
+    const at = answerSeq.get(id);
+    answerSeq.delete(id);
+    return { ...ans, seq: at };
+  };
+  return p.then((result) => done({ result }), (err) => {
+    check(err instanceof ProtocolError, `${method}: ${err}`);
+    return done({ error: { code: err.code, message: err.message, data: err.data } });
   });
 }
 
@@ -92,26 +99,24 @@ async function call(method, params) {
   return ans.result;
 }
 
+// respond answers the runtime's request id (its handler waits for it).
 function respond(id, result) {
-  send({ jsonrpc: "2.0", id, result });
+  const resolve = answers.get(id);
+  check(resolve, `no runtime request ${id} is waiting for an answer`);
+  answers.delete(id);
+  resolve(result);
 }
 
-function onLine(line) {
-  transcript.push("< " + line);
-  let msg;
-  try {
-    msg = JSON.parse(line);
-  } catch {
-    fail(`stdout carries protocol messages only (PROTOCOL.md, Transport), but this line is not JSON: ${line.slice(0, 200)}`);
-    return;
-  }
-  check(msg.jsonrpc === "2.0", `a message without "jsonrpc": "2.0": ${line.slice(0, 200)}`);
+// Every runtime request waits until a flow answers it with respond.
+const waitForRespond = (_params, ctx) => new Promise((resolve) => answers.set(ctx.id, resolve));
+
+function onMessage(msg) {
+  check(msg.jsonrpc === "2.0", `a message without "jsonrpc": "2.0": ${JSON.stringify(msg).slice(0, 200)}`);
   if (msg.method === undefined) {
-    // An answer to one of our requests.
-    const p = pending.get(msg.id);
-    check(p, `an answer to no request of ours (id ${JSON.stringify(msg.id)}): ${line.slice(0, 200)}`);
-    pending.delete(msg.id);
-    p.resolve({ ...msg, seq: ++seq });
+    // An answer to one of our requests: request() resolves with it, and
+    // with the place it came in.
+    check(pending.has(msg.id), `an answer to no request of ours (id ${JSON.stringify(msg.id)}): ${JSON.stringify(msg).slice(0, 200)}`);
+    answerSeq.set(msg.id, ++seq);
     return;
   }
   const entry = { seq: ++seq, msg };
@@ -183,7 +188,7 @@ function writeFixtures() {
 async function handshake(config) {
   step("initialize");
   const init = await call("initialize", {
-    protocol_version: "2026-11-27",
+    protocol_version: PROTOCOL_VERSION,
     client_info: { name: "uiclient.mjs", version: "1" },
     capabilities: { confirm: true, elicit: true },
   });
@@ -462,18 +467,27 @@ async function shutdown() {
 
 async function main() {
   const { config, script } = writeFixtures();
-  child = spawn(hostBin, ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--confirm-timeout", `${CONFIRM_TIMEOUT_MS}ms`, "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"], {
+  client = HostClient.spawn({
+    command: hostBin,
+    args: ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--confirm-timeout", `${CONFIRM_TIMEOUT_MS}ms`, "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"],
     cwd: dir, // no project layer but our own
     env: { ...process.env, MCP_HOST_CONFIG: config, MCP_HOST_SERVERS: "" },
-    stdio: ["pipe", "pipe", "pipe"],
+    stderr: "pipe",
+    handlers: { confirm: waitForRespond, prompt: waitForRespond, openURL: waitForRespond, elicit: waitForRespond },
   });
+  child = client.child;
+  client.on("sent", (msg) => {
+    transcript.push("> " + JSON.stringify(msg));
+    if (msg.method !== undefined && msg.id !== undefined) lastSentID = msg.id;
+  });
+  client.on("message", (msg) => { transcript.push("< " + JSON.stringify(msg)); onMessage(msg); });
+  client.on("protocolError", (err) => fail(`stdout carries protocol messages only (PROTOCOL.md, Transport): ${err.message}`));
   let stderr = "";
   child.stderr.on("data", (d) => { stderr = (stderr + d).slice(-4000); });
   child.on("close", (code, signal) => {
     // "close" comes after stderr has ended, so its tail is complete.
     if (!shuttingDown) fail(`host serve exited early (${code ?? signal}); its stderr ends:\n${stderr}`);
   });
-  createInterface({ input: child.stdout }).on("line", onLine);
 
   await handshake(config);
   await lists();
@@ -489,7 +503,7 @@ async function main() {
   await statusChanges();
   shuttingDown = true;
   await shutdown();
-  const stray = [...pending.values()].map((p) => p.method);
+  const stray = [...pending.values()];
   check(stray.length === 0, `requests never answered: ${stray.join(", ")}`);
   rmSync(dir, { recursive: true, force: true });
   if (process.env.UICLIENT_TRANSCRIPT) writeFileSync(process.env.UICLIENT_TRANSCRIPT, transcript.join("\n") + "\n");

@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 /** An error answer of the runtime: code, message and data (kind, field, …). */
 export class ProtocolError extends Error {
   constructor(method, error) {
-    super(method + ": " + error.message);
+    super(error.message);
     this.name = "ProtocolError";
     this.method = method;
     this.code = error.code;
@@ -106,6 +106,7 @@ export class HostClient extends EventEmitter {
   }
 
   _send(msg) {
+    this.emit("sent", msg);
     this._out.write(JSON.stringify(msg) + "\n");
   }
 
@@ -125,9 +126,13 @@ export class HostClient extends EventEmitter {
       this.emit("protocolError", new Error("host serve wrote a line that is not JSON: " + line.slice(0, 200)));
       return;
     }
+    this.emit("message", msg);
     if (msg.method === undefined) {
       const p = this._pending.get(msg.id);
-      if (!p) return;
+      if (!p) {
+        this.emit("protocolError", new Error("an answer to no request of this client: " + line.slice(0, 200)));
+        return;
+      }
       this._pending.delete(msg.id);
       if (msg.error) p.reject(new ProtocolError(p.method, msg.error));
       else p.resolve(msg.result);
@@ -213,6 +218,10 @@ export declare class HostClient extends EventEmitter {
   on<K extends keyof Notifications>(event: K, listener: (params: Notifications[K]) => void): this;
   on(event: "close", listener: (err: Error) => void): this;
   on(event: "protocolError", listener: (err: Error) => void): this;
+  /** Every message from host serve, before it is dispatched (for a log view). */
+  on(event: "message", listener: (msg: Record<string, unknown>) => void): this;
+  /** Every message to host serve, as it is sent. */
+  on(event: "sent", listener: (msg: Record<string, unknown>) => void): this;
   once<K extends keyof Notifications>(event: K, listener: (params: Notifications[K]) => void): this;
   once(event: "close" | "protocolError", listener: (err: Error) => void): this;
 `
