@@ -88,6 +88,8 @@ export interface AppCloseParams {
 export interface AppConfirm {
   call_id?: string;
   conversation?: string;
+  display_host?: string;
+  display_url?: string;
   id: string;
   resource_uri: string;
   run_id?: string;
@@ -174,6 +176,8 @@ export interface AuthStatus {
 }
 
 export interface ConfirmElicitation {
+  display_host?: string;
+  display_url?: string;
   elicitation_id?: string;
   message?: string;
   server: string;
@@ -182,6 +186,8 @@ export interface ConfirmElicitation {
 
 export interface ConfirmLogin {
   issuer?: string;
+  issuer_display?: string;
+  issuer_host?: string;
   server: string;
   url: string;
 }
@@ -227,6 +233,11 @@ export interface Content {
   title?: string;
   type: string;
   uri?: string;
+}
+
+export interface DisplayForm {
+  display_host?: string;
+  display_url?: string;
 }
 
 export interface ElicitFieldError {
@@ -336,6 +347,8 @@ export interface MCPStatusParams {
 }
 
 export interface OpenURLParams {
+  display_host?: string;
+  display_url?: string;
   elicitation_id?: string;
   message?: string;
   purpose?: string;
@@ -360,6 +373,8 @@ export interface Progress {
 }
 
 export interface PromptParams {
+  display_host?: string;
+  display_url?: string;
   message: string;
   timeout_ms: number;
   title: string;
@@ -411,6 +426,7 @@ export interface ServerDetail {
   approval?: null | ApprovalStatus;
   auth?: null | AuthStatus;
   command?: string;
+  display_url?: string;
   enabled: boolean;
   environment?: null | EnvironmentNames;
   id: string;
