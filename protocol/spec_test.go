@@ -1,9 +1,11 @@
 package protocol_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -81,6 +83,19 @@ func TestErrorTableMatchesKinds(t *testing.T) {
 	for c := int64(-32700); c <= -32000; c++ {
 		if k := protocol.KindOf(c); k != protocol.KindFailed && !codes[c] {
 			t.Errorf("code %d (%s) is missing from protocol.Errors", c, k)
+		}
+	}
+}
+
+// PROTOCOL.md's table of error codes has a row for every code.
+func TestDocListsEveryErrorCode(t *testing.T) {
+	data, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range protocol.Errors {
+		if !strings.Contains(string(data), fmt.Sprintf("\n| %d |", e.Code)) {
+			t.Errorf("PROTOCOL.md's Error codes table has no row for %d (%s)", e.Code, e.Kind)
 		}
 	}
 }
