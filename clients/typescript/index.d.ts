@@ -41,23 +41,35 @@ export declare const ERROR_CODES: {
 };
 export declare const UI_HANDLERS: { readonly [method: string]: keyof UIHandlers };
 
+/** AgentEventParams carry one event of a run (notification agent.event). */
 export interface AgentEventParams {
+  /** Call is the tool call of tool_call, permission and tool_result. */
   call?: null | ToolCallInfo;
+  /** DecidedBy, on a permission event with phase decided, says what decided: "deny rule", "allow rule", "trusted server", "remembered answer", "user", "non-interactive policy", "timeout". */
   decided_by?: string;
   decision?: string;
+  /** Error is the message of an error event. */
   error?: string;
+  /** Phase (asked or decided) and Decision (allow, deny, deny_with_reason) describe a permission event. */
   phase?: string;
+  /** Progress is the server's report of a progress event (EventProgress). */
   progress?: null | Progress;
   reason?: string;
+  /** Result is the result of tool_result. */
   result?: null | ToolResult;
   run_id: string;
+  /** Status is the run's final status (Run* constants) on the final event, which every run sends exactly once, as its last event. */
   status?: string;
   step: number;
+  /** Task is the new state of a task event (EventTask). */
   task?: null | TaskState;
+  /** Text is the piece of text (text_delta) or the final answer (final). */
   text?: string;
+  /** Type is one of the Event* constants. */
   type: string;
 }
 
+/** Annotations are a tool's hints as its server claims them: never facts. */
 export interface Annotations {
   destructive_hint?: null | boolean;
   idempotent_hint?: boolean;
@@ -66,6 +78,7 @@ export interface Annotations {
   untrusted: boolean;
 }
 
+/** AppCSP lists the origins an app declares, by CSP directive. Empty means none: connect-src 'none', no external resources or frames, base-uri 'self'. */
 export interface AppCSP {
   base_uri_domains?: null | string[];
   connect_domains?: null | string[];
@@ -73,6 +86,7 @@ export interface AppCSP {
   resource_domains?: null | string[];
 }
 
+/** AppCallToolParams call a tool for an app (app.call_tool). The tool is the app's server's; Server, when set, must be that server. */
 export interface AppCallToolParams {
   app_id: string;
   /** any JSON value */
@@ -81,49 +95,66 @@ export interface AppCallToolParams {
   tool: string;
 }
 
+/** AppCloseParams forget an app instance (app.close). */
 export interface AppCloseParams {
   app_id: string;
 }
 
+/** AppConfirm details a ui.confirm.request that an app caused (ConfirmParams.App): the instance, and the text (app_message) or the URL (app_open_link) the user is asked about. Text and URL are the app's: untrusted, escape them. */
 export interface AppConfirm {
   call_id?: string;
   conversation?: string;
+  /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
   display_host?: string;
+  /** DisplayURL is the URL with its host in ASCII (IDNA, punycode) form. */
   display_url?: string;
+  /** ID names the instance in app.* requests. */
   id: string;
+  /** ResourceURI is the app's UI resource. */
   resource_uri: string;
+  /** RunID, CallID and Conversation name the run, the model's call and the conversation that opened it (empty for tool.call). */
   run_id?: string;
+  /** Server owns the app; Tool is the call that opened it. */
   server: string;
   text?: string;
   tool: string;
   url?: string;
 }
 
+/** AppInstance is one showing of an app: the app of one tool call. It is created when a call of a tool with an app starts (ToolCallInfo.App on the tool_call and tool_result agent.events, ToolCallResult.App for tool.call), and lives until app.close (or until the runtime forgets the oldest of many instances). */
 export interface AppInstance {
   call_id?: string;
   conversation?: string;
+  /** ID names the instance in app.* requests. */
   id: string;
+  /** ResourceURI is the app's UI resource. */
   resource_uri: string;
+  /** RunID, CallID and Conversation name the run, the model's call and the conversation that opened it (empty for tool.call). */
   run_id?: string;
+  /** Server owns the app; Tool is the call that opened it. */
   server: string;
   tool: string;
 }
 
+/** AppMessageParams add a message of the app to the conversation (app.message); only role "user" and text content are accepted. */
 export interface AppMessageParams {
   app_id: string;
   content: null | Content[];
   role?: string;
 }
 
+/** AppOpenLinkParams open a link for an app (app.open_link). */
 export interface AppOpenLinkParams {
   app_id: string;
   url: string;
 }
 
+/** AppOpenLinkResult answers app.open_link after the user said yes. */
 export interface AppOpenLinkResult {
   opened: boolean;
 }
 
+/** AppPermissions are the browser features an app asks for (the frame's allow attribute); a host may refuse them. */
 export interface AppPermissions {
   camera?: boolean;
   clipboard_write?: boolean;
@@ -131,52 +162,77 @@ export interface AppPermissions {
   microphone?: boolean;
 }
 
+/** AppReadResourceParams read a resource for an app (app.read_resource). */
 export interface AppReadResourceParams {
   app_id: string;
+  /** URI is a resource of the app's server; empty means the app's own UI resource (checked and cached: its MIME type must be AppMIMEType and its size at most the runtime's bound). */
   uri?: string;
 }
 
+/** AppReadResourceResult answers app.read_resource, in the shape of MCP's resources/read result. */
 export interface AppReadResourceResult {
   contents: null | AppResourceContents[];
 }
 
+/** AppResourceContents is one content of a resource. For the app's UI resource it is the HTML document (Text, also when the server sent a blob) with its UI metadata. */
 export interface AppResourceContents {
+  /** Blob is binary content (base64 in JSON). */
   blob?: string;
   mime_type?: string;
   text?: string;
+  /** UI is the resource's _meta.ui: what the frame needs (CSP, sandbox permissions, dedicated domain). Server-controlled. */
   ui?: null | AppUIMeta;
   uri: string;
 }
 
+/** AppUIMeta is a UI resource's _meta.ui. Hosts must not loosen it: a frame's CSP allows no origin the app did not declare. */
 export interface AppUIMeta {
   csp?: null | AppCSP;
+  /** Domain is the dedicated origin the app asks for (host-dependent). */
   domain?: string;
   permissions?: null | AppPermissions;
+  /** PrefersBorder asks for a visible border and background. */
   prefers_border?: null | boolean;
 }
 
+/** ApprovalStatus describes the approval of a server that a project file defines: a cloned repository's config may name any command, so such a server runs only once the user approved exactly this definition. */
 export interface ApprovalStatus {
+  /** Decision is "unknown" (never asked), "approved", "denied" or "changed" (an earlier definition was answered; this one was not). */
   decision: string;
+  /** Digest is the sha256 of the definition the answer is pinned to. */
   digest: string;
+  /** Fields are the definition as "name: value" lines (transport, command, args, cwd, env, url, header names), the file's literal text (${VAR} unexpanded). Untrusted text: escape it before display. */
   fields: null | string[];
+  /** File is the project config file that defines the server. */
   file: string;
 }
 
+/** ApproveParams answer the approval of a project-defined server (mcp.approve). The answer is pinned to Digest, which must be the one the UI showed (from ServerStatus.Approval): a definition that changed meanwhile is refused. */
 export interface ApproveParams {
+  /** Approve starts the server; false records a refusal (it stays off and is not asked about again until its definition changes). */
   approve: boolean;
+  /** Digest is the definition digest the user saw. */
   digest: string;
   id: string;
 }
 
+/** AuthStatus describes a server's OAuth state. It never holds a token. */
 export interface AuthStatus {
+  /** Detail is a sentence for people: "not logged in", "token valid until …", "refresh failed: …", "resource mismatch: …", "registration rejected: …". */
   detail?: string;
+  /** LoggedIn reports a usable token (or refresh token). */
   logged_in: boolean;
+  /** Storage names where tokens are kept (keyring, file path, memory), with a warning when the keyring was unavailable. */
   storage?: string;
+  /** ValidUntil is when the current access token expires. */
   valid_until?: string;
 }
 
+/** ConfirmElicitation details an elicitation confirm: which server asks the user to continue on which page, and why. Message is the server's claim, stripped of controls and bounded; URL has passed the runtime's browser check (https, or http on loopback) and its display check: show DisplayURL and DisplayHost ([DisplayForm]), open URL. */
 export interface ConfirmElicitation {
+  /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
   display_host?: string;
+  /** DisplayURL is the URL with its host in ASCII (IDNA, punycode) form. */
   display_url?: string;
   elicitation_id?: string;
   message?: string;
@@ -184,40 +240,62 @@ export interface ConfirmElicitation {
   url: string;
 }
 
+/** ConfirmLogin is what the user needs to decide about a login. */
 export interface ConfirmLogin {
+  /** Issuer is the authorization server, as its metadata names it. */
   issuer?: string;
+  /** IssuerDisplay is the issuer to show: its display form ([DisplayForm]), or, when the issuer has userinfo or hidden characters, a quote of it marked as not shown. */
   issuer_display?: string;
+  /** IssuerHost is the issuer's host in the form [DisplayForm.DisplayHost] describes. */
   issuer_host?: string;
   server: string;
+  /** URL is empty: the login confirm comes before the client registers with the authorization server, so the authorization URL is not known yet (it arrives with ui.open_url.request or ui.prompt.request). Kept for UIs that read it. */
   url: string;
 }
 
+/** ConfirmParams ask the user a question (ui.confirm.request). The runtime stops waiting after TimeoutMS and treats silence as a deny. */
 export interface ConfirmParams {
+  /** App is set when an app asks: its tool call (kind tool_call), its message (app_message) or its link (app_open_link). */
   app?: null | AppConfirm;
   call_id?: string;
+  /** Elicitation details an elicitation confirm. */
   elicitation?: null | ConfirmElicitation;
+  /** Kind is tool_call, login or elicitation. */
   kind: string;
+  /** Login details a login confirm. */
   login?: null | ConfirmLogin;
   message: string;
+  /** Options are the answers the UI offers, in order. */
   options: null | string[];
+  /** RunID, CallID and Step name the run, the model's tool call and the step a tool_call confirm belongs to (empty for a direct tool.call and a login): the permission agent.event with phase asked for the same call_id comes before this request. */
   run_id?: string;
   step?: number;
   timeout_ms: number;
   title: string;
+  /** Tool details a tool_call confirm. */
   tool?: null | ConfirmTool;
 }
 
+/** ConfirmResult answers ui.confirm.request. */
 export interface ConfirmResult {
+  /** Answer is one of the request's Options. */
   answer: string;
+  /** Reason goes with deny_with_reason; the model sees it. */
   reason?: string;
 }
 
+/** ConfirmTool is what the user needs to decide about a tool call. */
 export interface ConfirmTool {
+  /** Annotations are the server's claims, untrusted. */
   annotations?: null | Annotations;
+  /** Arguments are pretty-printed and bounded. */
   arguments: string;
   arguments_truncated?: boolean;
+  /** Changed: the tool was always allowed, but its definition changed. */
   changed?: boolean;
+  /** ChangedFields names what changed when Changed: "title", "description", "input schema", "annotations"; empty when the host cannot tell (an answer recorded by an older version). */
   changed_fields?: null | string[];
+  /** Description is the tool's description as the server claims it: stripped of controls, newlines kept, at most 1000 characters. Server-controlled text: show it as the server's claim, escaped. */
   description?: string;
   public_name?: string;
   server: string;
@@ -225,6 +303,7 @@ export interface ConfirmTool {
   tool: string;
 }
 
+/** Content is one block of a tool result: text, image, audio, resource_link or resource. */
 export interface Content {
   data?: string;
   mime_type?: string;
@@ -235,17 +314,25 @@ export interface Content {
   uri?: string;
 }
 
+/** DisplayForm is how a URL is shown to a person, beside the raw URL that is opened. The runtime sets it on every URL it asks the UI to show or open (ui.open_url.request, a login's paste-back prompt, the confirms of an elicitation's page and an app's link), after checking the URL: it has no userinfo ("https://good.com@evil.com" is refused) and no invisible, bidirectional, control or space character. A UI shows these fields, never a host read from URL itself: a look-alike host ("аpple.com" with a Cyrillic "а") is shown in its ASCII form, "xn--pple-43d.com". */
 export interface DisplayForm {
+  /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
   display_host?: string;
+  /** DisplayURL is the URL with its host in ASCII (IDNA, punycode) form. */
   display_url?: string;
 }
 
+/** ElicitFieldError says why one field of an elicitation answer did not match the requested schema ([ElicitParams.Invalid]). */
 export interface ElicitFieldError {
+  /** Field is the property name in the requested schema ("" when the answer as a whole is wrong). */
   field: string;
+  /** Message says what the field needs, in words for the user ("must be at most 100"); it may quote the schema (enum values, limits), which is the server's text. */
   message: string;
 }
 
+/** ElicitParams pass a server's elicitation request to the UI (ui.elicit.request). */
 export interface ElicitParams {
+  /** Attempt numbers the asks of one elicitation when it is asked again (2, 3, …; absent on the first ask): the last answer did not match RequestedSchema, Invalid says which fields failed and Content is that answer, for the form to show again. See [MaxElicitAsks]. */
   attempt?: number;
   content?: { [key: string]: unknown };
   invalid?: null | ElicitFieldError[];
@@ -254,38 +341,58 @@ export interface ElicitParams {
   requested_schema?: unknown;
   server: string;
   timeout_ms: number;
+  /** URL is set for URL-mode elicitation. */
   url?: string;
 }
 
+/** ElicitResult answers ui.elicit.request: accept (with content), decline or cancel. */
 export interface ElicitResult {
   action: string;
   content?: { [key: string]: unknown };
 }
 
+/** ElicitationCompleteParams name the server and its elicitation id (mcp.elicitation.complete). */
 export interface ElicitationCompleteParams {
   elicitation_id: string;
   server: string;
 }
 
+/** Empty is the params or result of a method that carries nothing. */
 export type Empty = Record<string, never>;
 
+/** EnvironmentNames says which environment variables a stdio server gets, by name only: it does not inherit the host's environment. Names may come from a project file: escape them before display. */
 export interface EnvironmentNames {
+  /** Base are the variables of the base set (PATH, HOME, the locale, the temp directory, …) the host's environment has. */
   base: null | string[];
+  /** Env are the names the server's "env" sets. */
   env?: null | string[];
+  /** EnvVars are the names of "env_vars" passed through from the host's environment. */
   env_vars?: null | string[];
+  /** Unset are the names of "env_vars" the host's environment lacks (not passed). */
   unset?: null | string[];
 }
 
+/** ErrorData is the machine-readable "data" of every error answer the runtime sends: Kind always, the other fields where they apply. */
 export interface ErrorData {
+  /** AppID is the app instance the error is about; URI the resource. */
   app_id?: string;
+  /** DecidedBy says what denied a call, for denied. */
   decided_by?: string;
+  /** Field is the params field that is missing or invalid, as a JSON path ("id", "arguments"). */
   field?: string;
+  /** Kind names the error code (Kind* constants). */
   kind: string;
+  /** Method is the request's method. */
   method?: string;
+  /** ProtocolVersion is the runtime's protocol version, for unsupported_version. */
   protocol_version?: string;
+  /** RunID is the run the error is about. */
   run_id?: string;
+  /** Server is the server id the error is about. */
   server?: string;
+  /** State is the server's state, for not_ready. */
   state?: string;
+  /** Tool is the tool the error is about. */
   tool?: string;
   uri?: string;
 }
@@ -297,198 +404,294 @@ export interface ErrorObject {
   message: string;
 }
 
+/** Implementation names a program and its version. */
 export interface Implementation {
   name: string;
   version?: string;
 }
 
+/** InitializeParams open the session. It must be the first request. */
 export interface InitializeParams {
   capabilities: UICapabilities;
   client_info: Implementation;
+  /** ProtocolVersion is the version the UI speaks. */
   protocol_version: string;
 }
 
+/** InitializeResult answers initialize. */
 export interface InitializeResult {
   capabilities: RuntimeCapabilities;
+  /** ConfigFiles are the configuration files the runtime read. */
   config_files?: null | string[];
+  /** Problems lists configuration problems (each names file, server and field), also for servers that therefore did not start. */
   problems?: null | string[];
+  /** ProtocolVersion is the version the runtime speaks ([Version]). */
   protocol_version: string;
   server_info: Implementation;
+  /** Servers is the status of every configured server at the time of the answer; mcp.status notifications follow every change. */
   servers: null | ServerStatus[];
 }
 
+/** LogParams carry a log line for the UI (notification log). */
 export interface LogParams {
+  /** Level is debug, info, warn or error. */
   level: string;
   message: string;
   server?: string;
 }
 
+/** LoginParams start a login (mcp.login); the answer comes when the login has finished, failed or was cancelled. */
 export interface LoginParams {
   id: string;
+  /** NoBrowser asks for the URL to be shown and the redirect URL pasted back (ui.prompt.request), instead of opening a browser. */
   no_browser?: boolean;
 }
 
+/** LogoutParams forget a server's tokens (mcp.logout). */
 export interface LogoutParams {
+  /** ForgetClient also forgets the client registration. */
   forget_client?: boolean;
   id: string;
 }
 
+/** MCPGetResult answers mcp.get. */
 export interface MCPGetResult {
   server: ServerDetail;
 }
 
+/** MCPListResult answers mcp.list (params: Empty) at once, from a snapshot. */
 export interface MCPListResult {
   servers: null | ServerStatus[];
 }
 
+/** MCPStatusParams report a server's new status (notification mcp.status). */
 export interface MCPStatusParams {
+  /** Removed reports that the server left the configuration. */
   removed?: boolean;
   server: ServerStatus;
 }
 
+/** OpenURLParams ask a UI that declared open_url to open a URL (ui.open_url.request), after the user consented. */
 export interface OpenURLParams {
+  /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
   display_host?: string;
+  /** DisplayURL is the URL with its host in ASCII (IDNA, punycode) form. */
   display_url?: string;
+  /** ElicitationID is the server's id of a URL-mode elicitation; the matching mcp.elicitation.complete carries it. */
   elicitation_id?: string;
+  /** Message is the server's reason for an elicitation, stripped of controls and bounded; empty for a login. */
   message?: string;
+  /** Purpose is "login" or "elicitation" ([OpenURLLogin], [OpenURLElicitation]). */
   purpose?: string;
   server?: string;
+  /** URL is the URL to open, exactly as given. */
   url: string;
 }
 
+/** OpenURLResult answers ui.open_url.request. */
 export interface OpenURLResult {
   opened: boolean;
 }
 
+/** PolicyStatus names the rule of the managed policy that blocks a server. */
 export interface PolicyStatus {
+  /** File is the policy file. */
   file: string;
+  /** Reason says why the rule applies to this server. */
   reason: string;
+  /** Rule is the rule as the file writes it, such as `deny[0] {"url":"http://127.0.0.1:*\/blocked*"}`, `"user_servers": "none"` or "unusable policy file". */
   rule: string;
 }
 
+/** Progress is what a server reported about a tool call in flight. The runtime checks and bounds it: Progress grows with every report of a call, at most 10 reports a second reach the UI (the latest always, before the call's result), and Message is stripped to one line of at most 256 characters. Message is still server-controlled text. */
 export interface Progress {
+  /** Message is the server's words about it. */
   message?: string;
+  /** Progress is how far the call has come. */
   progress: number;
+  /** Total is the value Progress reaches when done; absent when the server does not know. */
   total?: number;
 }
 
+/** PromptParams ask the user for a line of text (ui.prompt.request), such as the redirect URL of a login finished in a browser elsewhere. */
 export interface PromptParams {
+  /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
   display_host?: string;
+  /** DisplayURL is the URL with its host in ASCII (IDNA, punycode) form. */
   display_url?: string;
   message: string;
   timeout_ms: number;
   title: string;
+  /** URL is for the user to open, when the prompt is a paste-back. */
   url?: string;
 }
 
+/** PromptResult answers ui.prompt.request. */
 export interface PromptResult {
   cancelled?: boolean;
   value: string;
 }
 
+/** RequestCancelledParams tell the UI that the runtime stopped waiting for the answer to one of its requests (notification ui.request.cancelled): the UI closes the dialog; an answer sent anyway is ignored. */
 export interface RequestCancelledParams {
+  /** ID is the id of the runtime's request. */
   id: number;
+  /** Method is the request's method (ui.confirm.request, …). */
   method: string;
+  /** Reason is timeout (no answer within its timeout_ms or the login's bound) or cancelled (its run or login was cancelled, its server went away, or the runtime is shutting down). */
   reason: string;
 }
 
+/** RunCancelParams cancel a run (run.cancel). In-flight tool calls are cancelled on their servers (notifications/cancelled) and the run ends with status cancelled. */
 export interface RunCancelParams {
   run_id: string;
 }
 
+/** RunStartParams start an agent turn (run.start). The answer comes at once with the run id; the run reports through agent.event and run.status. */
 export interface RunStartParams {
+  /** Conversation continues an earlier conversation (the id a previous run.start returned); empty starts a new one. */
   conversation?: string;
+  /** Prompt is the user's message. */
   prompt: string;
 }
 
+/** RunStartResult answers run.start. */
 export interface RunStartResult {
   conversation: string;
   run_id: string;
 }
 
+/** RunStatusParams report a run's status (notification run.status): running first, then exactly one final status. */
 export interface RunStatusParams {
+  /** Error says why a run failed. */
   error?: string;
   run_id: string;
   status: string;
   steps?: number;
+  /** Text is the final answer of a completed run. */
   text?: string;
+  /** ToolSearch, on the running status, says that the run is in search mode: the catalog exceeds the tool-search budget, and the model is offered a search tool instead of every tool. */
   tool_search?: null | ToolSearchInfo;
 }
 
+/** RuntimeCapabilities say what the runtime offers the UI. */
 export interface RuntimeCapabilities {
+  /** Apps is true: the runtime speaks the MCP Apps extension with servers and answers the app.* methods (see apps.go). */
   apps?: boolean;
+  /** Login is true: mcp.login and mcp.logout are available. */
   login: boolean;
+  /** Model names the configured model ("scripted" for the demo script). */
   model?: string;
+  /** Runs is true when a model is configured, so run.start works. */
   runs: boolean;
 }
 
+/** ServerDetail is what mcp.get adds to a status. */
 export interface ServerDetail {
+  /** Approval is set for servers a project file defines. */
   approval?: null | ApprovalStatus;
+  /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
   command?: string;
+  /** DisplayURL is URL as a person is shown it: its display form (see [DisplayForm]), or, for a URL the display check refuses, a quote of it marked as refused. Show it, not URL. */
   display_url?: string;
   enabled: boolean;
+  /** Environment names the environment variables a stdio server gets (never their values); absent for http and sse servers. */
   environment?: null | EnvironmentNames;
   id: string;
+  /** LastConnectedAt is the time of the last successful handshake. */
   last_connected_at?: string;
   last_error?: string;
+  /** NextRetryAt is when the next connect is due after a failure. */
   next_retry_at?: string;
+  /** Policy is set when State is blocked_by_policy: the rule that blocks the server. */
   policy?: null | PolicyStatus;
   protocol_version?: string;
+  /** ServerLog is the kept tail of the log messages the server sent (MCP notifications/message, which the host never asks for), one line each, stripped of controls: the server's own words. */
   server_log?: string;
   server_name?: string;
   server_version?: string;
   session_id?: string;
+  /** Source is the config layer the server comes from: global, project, env, or managed (the organization's policy provides it: it cannot be removed or disabled). */
   source?: string;
+  /** State is one of the State* constants. */
   state: string;
+  /** Stderr is the kept tail of a stdio server's stderr. */
   stderr?: string;
+  /** Tools lists the server's tools. */
   tool_list: null | ToolInfo[];
+  /** Tools counts the server's tools after include/exclude filters. */
   tools: number;
+  /** Transport is http, sse or stdio. */
   transport: string;
+  /** URL is an http/sse server's endpoint; Command a stdio server's command line (argument values that come from ${VAR} are not shown). */
   url?: string;
+  /** Warnings are problems that did not stop the server, such as "trust": true ignored in a project file. */
   warnings?: null | string[];
 }
 
+/** ServerParams name one server. */
 export interface ServerParams {
   id: string;
 }
 
+/** ServerResult is the server's status after the request. */
 export interface ServerResult {
   server: ServerStatus;
 }
 
+/** ServerStatus is a snapshot of one MCP server. It never holds a secret. */
 export interface ServerStatus {
+  /** Approval is set for servers a project file defines. */
   approval?: null | ApprovalStatus;
+  /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
   enabled: boolean;
   id: string;
+  /** LastConnectedAt is the time of the last successful handshake. */
   last_connected_at?: string;
   last_error?: string;
+  /** NextRetryAt is when the next connect is due after a failure. */
   next_retry_at?: string;
+  /** Policy is set when State is blocked_by_policy: the rule that blocks the server. */
   policy?: null | PolicyStatus;
   protocol_version?: string;
   server_name?: string;
   server_version?: string;
   session_id?: string;
+  /** Source is the config layer the server comes from: global, project, env, or managed (the organization's policy provides it: it cannot be removed or disabled). */
   source?: string;
+  /** State is one of the State* constants. */
   state: string;
+  /** Tools counts the server's tools after include/exclude filters. */
   tools: number;
+  /** Transport is http, sse or stdio. */
   transport: string;
+  /** Warnings are problems that did not stop the server, such as "trust": true ignored in a project file. */
   warnings?: null | string[];
 }
 
+/** TaskState is the state of the task a server made of a tool call (the MCP tasks extension, SEP-2663): the runtime follows the task to its end and reports each change; the call's result comes as usual. */
 export interface TaskState {
+  /** ID is the server's id of the task. */
   id: string;
+  /** Message is the server's words about it: one line, stripped, at most 256 characters (server-controlled text nonetheless). */
   message?: string;
+  /** Status is one of the Task* constants. */
   status: string;
 }
 
+/** ToolApp says that a tool has an app (ToolInfo.App in tools.list and mcp.get): its UI resource and who may call it. */
 export interface ToolApp {
+  /** ResourceURI is the tool's ui:// resource (_meta.ui.resourceUri). */
   resource_uri: string;
+  /** Visibility is the tool's _meta.ui.visibility, ["model","app"] when the server gave none. A tool without "model" is not offered to the model (it is absent from tools.list); a tool without "app" cannot be called with app.call_tool. */
   visibility: null | string[];
 }
 
+/** ToolCallInfo is a model's tool call with its origin. */
 export interface ToolCallInfo {
+  /** App is the call's app instance, when the tool has an MCP App: the same on the call's tool_call, permission and tool_result events. */
   app?: null | AppInstance;
   /** any JSON value */
   arguments?: unknown;
@@ -496,9 +699,11 @@ export interface ToolCallInfo {
   public_name: string;
   server?: string;
   tool?: string;
+  /** Unknown reports a name that no tool of the run has: the call is not made (its tool_result says why). Server and Tool then name the tool the model most likely meant, when exactly one tool has that name on its server (or the name is "server/tool"); otherwise they are empty. */
   unknown?: boolean;
 }
 
+/** ToolCallParams call one tool directly (tool.call); the call passes the permission gate like a model's call. */
 export interface ToolCallParams {
   /** any JSON value */
   arguments?: unknown;
@@ -506,32 +711,45 @@ export interface ToolCallParams {
   tool: string;
 }
 
+/** ToolCallResult answers tool.call. */
 export interface ToolCallResult {
+  /** App is the app instance of the call, when the tool has an app. */
   app?: null | AppInstance;
+  /** DecidedBy says what allowed the call: "allow rule", "user", … */
   decided_by: string;
   result: ToolResult;
 }
 
+/** ToolInfo describes one tool as the model sees it. */
 export interface ToolInfo {
+  /** Annotations are the server's hints, untrusted. */
   annotations?: null | Annotations;
+  /** App is set when the tool has an MCP App (a ui:// resource). */
   app?: null | ToolApp;
   description?: string;
   /** any JSON value */
   input_schema?: unknown;
+  /** PublicName is the name the model calls: mcp_<server>_<tool>_<hash8>. */
   public_name: string;
+  /** Server and Tool are the origin. */
   server: string;
   title?: string;
   tool: string;
 }
 
+/** ToolProgressParams carry a progress report about a direct tool.call (notification tool.progress). */
 export interface ToolProgressParams {
+  /** Progress is a progress report; absent on a task report. */
   progress?: null | Progress;
+  /** RequestID is the JSON-RPC id of the tool.call request it is about. */
   request_id: unknown;
   server: string;
+  /** Task is the new state of the task the server made of the call (the MCP tasks extension); absent on a progress report. */
   task?: null | TaskState;
   tool: string;
 }
 
+/** ToolResult is a tool's result. */
 export interface ToolResult {
   content: null | Content[];
   is_error?: boolean;
@@ -539,24 +757,33 @@ export interface ToolResult {
   structured?: unknown;
 }
 
+/** ToolSearchInfo says that the model is not offered the whole tool catalog: it exceeds the tool-search budget (the global config's "tool_search"), so the model gets a search tool (Tool) and, from then on, the tools it has found. Every tool stays behind the permission gate as before; the search itself only reads the runtime's own catalog and needs no confirm. */
 export interface ToolSearchInfo {
   bytes: number;
   max_bytes: number;
+  /** MaxTools and MaxBytes are the budget it exceeds. */
   max_tools: number;
+  /** Tool is the search tool's public name: "mcp_tool_search". */
   tool: string;
+  /** Tools and Bytes measure the catalog behind it: its MCP tools, and the bytes of their names, descriptions and input schemas. */
   tools: number;
 }
 
+/** ToolsListParams select the tools of one server, or of all when Server is empty. */
 export interface ToolsListParams {
   server?: string;
 }
 
+/** ToolsListResult answers tools.list. */
 export interface ToolsListResult {
+  /** Problems lists tools that were skipped or renamed. */
   problems?: null | string[];
+  /** ToolSearch is set when a run started now would be in search mode (see RunStatusParams.ToolSearch); Tools still lists every tool. */
   tool_search?: null | ToolSearchInfo;
   tools: null | ToolInfo[];
 }
 
+/** UICapabilities say what the UI can do for the runtime. The runtime never sends a request the UI did not declare: without confirm, tool calls follow the rules-only policy (allow rules, trusted servers and remembered answers apply; what would need a confirm is denied) and logins need the terminal or a pasted URL; without prompt, paste-back is unavailable; without open_url the runtime opens the system browser itself after the UI's consent; without elicit, servers' elicitation requests are declined. */
 export interface UICapabilities {
   confirm?: boolean;
   elicit?: boolean;

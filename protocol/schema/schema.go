@@ -69,6 +69,10 @@ func Generate() ([]byte, error) {
 
 func build() (*jsonschema.Schema, error) {
 	types := collect()
+	comments, err := readDocs()
+	if err != nil {
+		return nil, err
+	}
 	defs := map[string]*jsonschema.Schema{}
 	for name, t := range types {
 		over := map[reflect.Type]*jsonschema.Schema{
@@ -91,6 +95,7 @@ func build() (*jsonschema.Schema, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		fixNullRefs(s)
+		comments.describe(s, t)
 		defs[name] = s
 	}
 	for name, s := range envelopes() {

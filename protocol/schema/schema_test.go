@@ -149,3 +149,36 @@ func TestCommittedTypeScriptIsCurrent(t *testing.T) {
 		}
 	}
 }
+
+// Types and fields carry their Go doc comments, also fields promoted from
+// an embedded struct.
+func TestDocumentCarriesDocComments(t *testing.T) {
+	var doc struct {
+		Defs map[string]struct {
+			Description string                     `json:"description"`
+			Properties  map[string]json.RawMessage `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(schema.Committed, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ def, field, want string }{
+		{"ConfirmParams", "", "ask the user a question"},
+		{"ConfirmParams", "kind", "tool_call, login or elicitation"},
+		{"ServerDetail", "state", "State* constants"}, // from the embedded ServerStatus
+		{"ServerDetail", "stderr", "stdio server's stderr"},
+	} {
+		d := doc.Defs[c.def]
+		got := d.Description
+		if c.field != "" {
+			var p struct {
+				Description string `json:"description"`
+			}
+			_ = json.Unmarshal(d.Properties[c.field], &p)
+			got = p.Description
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s %s: description %q, want it to contain %q", c.def, c.field, got, c.want)
+		}
+	}
+}

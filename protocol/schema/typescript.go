@@ -71,7 +71,7 @@ func TypeScript(doc []byte) (js, dts []byte, err error) {
 	for _, n := range names {
 		s := d.Defs[n]
 		if s.Description != "" {
-			fmt.Fprintf(&t, "/** %s */\n", s.Description)
+			fmt.Fprintf(&t, "/** %s */\n", comment(s.Description))
 		}
 		if s.Type == "object" && len(s.Properties) == 0 {
 			fmt.Fprintf(&t, "export type %s = Record<string, never>;\n\n", n)
@@ -212,10 +212,15 @@ func tsObject(s *jsonschema.Schema, indent string) string {
 			opt = ""
 		}
 		if p.Description != "" {
-			fmt.Fprintf(&b, "%s  /** %s */\n", indent, p.Description)
+			fmt.Fprintf(&b, "%s  /** %s */\n", indent, comment(p.Description))
 		}
 		fmt.Fprintf(&b, "%s  %s%s: %s;\n", indent, k, opt, tsType(p, indent+"  "))
 	}
 	b.WriteString(indent + "}")
 	return b.String()
+}
+
+// comment makes text safe inside a /** */ comment.
+func comment(text string) string {
+	return strings.ReplaceAll(text, "*/", "*\\/")
 }
