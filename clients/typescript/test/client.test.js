@@ -5,7 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, copyFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HostClient, ProtocolError, PROTOCOL_VERSION, METHODS, ERROR_CODES, UI_HANDLERS } from "../index.js";
@@ -36,6 +38,14 @@ test("the generated tables cover the protocol", () => {
     const name = m.name.replace(/[._](.)/g, (_, c) => c.toUpperCase()).replace("Url", "URL");
     assert.equal(typeof HostClient.prototype[name], "function", name);
   }
+});
+
+test("index.d.ts is TypeScript that Node's type stripping parses", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-host-dts-"));
+  const mts = join(dir, "index.d.mts");
+  copyFileSync(fileURLToPath(new URL("../index.d.ts", import.meta.url)), mts);
+  // A syntax error makes the child exit non-zero, and execFileSync throw.
+  execFileSync(process.execPath, ["--experimental-strip-types", "--no-warnings", "--input-type=module", "-e", "await import(" + JSON.stringify("file://" + mts) + ")"], { stdio: "pipe" });
 });
 
 test("requests resolve with their result, errors reject with ProtocolError", async () => {
