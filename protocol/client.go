@@ -22,16 +22,17 @@ type Client interface {
 // and notifications to c.
 func ClientHandler(c Client) Handler {
 	return table{
-		MethodUIConfirm:        method(MethodUIConfirm, c.Confirm),
-		MethodUIPrompt:         method(MethodUIPrompt, c.Prompt),
-		MethodUIOpenURL:        method(MethodUIOpenURL, c.OpenURL),
-		MethodUIElicit:         method(MethodUIElicit, c.Elicit),
-		MethodMCPStatus:        notification(MethodMCPStatus, c.MCPStatus),
-		MethodRunStatus:        notification(MethodRunStatus, c.RunStatus),
-		MethodAgentEvent:       notification(MethodAgentEvent, c.AgentEvent),
-		MethodLog:              notification(MethodLog, c.Log),
-		MethodToolProgress:     notification(MethodToolProgress, toolProgress(c)),
-		MethodResourcesUpdated: notification(MethodResourcesUpdated, resourceUpdated(c)),
+		MethodUIConfirm:           method(MethodUIConfirm, c.Confirm),
+		MethodUIPrompt:            method(MethodUIPrompt, c.Prompt),
+		MethodUIOpenURL:           method(MethodUIOpenURL, c.OpenURL),
+		MethodUIElicit:            method(MethodUIElicit, c.Elicit),
+		MethodMCPStatus:           notification(MethodMCPStatus, c.MCPStatus),
+		MethodRunStatus:           notification(MethodRunStatus, c.RunStatus),
+		MethodAgentEvent:          notification(MethodAgentEvent, c.AgentEvent),
+		MethodLog:                 notification(MethodLog, c.Log),
+		MethodToolProgress:        notification(MethodToolProgress, toolProgress(c)),
+		MethodResourcesUpdated:    notification(MethodResourcesUpdated, resourceUpdated(c)),
+		MethodElicitationComplete: notification(MethodElicitationComplete, elicitationComplete(c)),
 		MethodUIRequestCancelled: notification(MethodUIRequestCancelled, func(ctx context.Context, p *RequestCancelledParams) error {
 			if rc, ok := c.(RequestCancelledHandler); ok {
 				return rc.RequestCancelled(ctx, p)

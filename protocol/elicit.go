@@ -1,5 +1,7 @@
 package protocol
 
+import "context"
+
 // MethodElicitationComplete tells the UI that a server finished a URL-mode
 // elicitation the user agreed to open (ElicitationCompleteParams): a UI
 // that shows "continue in your browser" can close that notice. It is sent
@@ -41,4 +43,22 @@ type ConfirmElicitation struct {
 	DisplayForm
 	Message       string `json:"message,omitempty"`
 	ElicitationID string `json:"elicitation_id,omitempty"`
+}
+
+// ElicitationCompleteHandler is implemented by a [Client] that wants the
+// mcp.elicitation.complete notifications; [ClientHandler] ignores them
+// otherwise.
+type ElicitationCompleteHandler interface {
+	ElicitationComplete(ctx context.Context, p *ElicitationCompleteParams) error
+}
+
+// elicitationComplete dispatches mcp.elicitation.complete to c when it
+// wants it.
+func elicitationComplete(c Client) func(context.Context, *ElicitationCompleteParams) error {
+	return func(ctx context.Context, p *ElicitationCompleteParams) error {
+		if h, ok := c.(ElicitationCompleteHandler); ok {
+			return h.ElicitationComplete(ctx, p)
+		}
+		return nil
+	}
 }
