@@ -2,7 +2,7 @@
 # whole test suite (it installs its own peers first); `make lint` only its
 # static checks (gofmt, go vet, staticcheck).
 
-.PHONY: build demo test deps lint bench
+.PHONY: build demo test deps lint bench protocol
 
 build:
 	go build -o bin/host ./cmd/host
@@ -22,6 +22,12 @@ test:
 
 lint:
 	bash scripts/lint.sh
+
+# The UI protocol's schema (protocol/schema/schema.json) and the TypeScript
+# client (clients/typescript), regenerated from the Go types in protocol/:
+# run it after changing them, and after a rebase that brings changes to them.
+protocol:
+	go run ./cmd/host protocol generate
 
 # The published benchmark (docs/PERFORMANCE.md): mcp-host against the raw
 # HTTP floor, the bare go-sdk and the TypeScript SDK, in one run, printed
