@@ -110,3 +110,46 @@ func TestHandlersDispatchEveryMethodOfTheTable(t *testing.T) {
 		}
 	}
 }
+
+func (stubServer) PromptsList(context.Context, *protocol.ListParams) (*protocol.PromptsListResult, error) {
+	return &protocol.PromptsListResult{}, nil
+}
+func (stubServer) PromptsGet(context.Context, *protocol.PromptsGetParams) (*protocol.PromptsGetResult, error) {
+	return &protocol.PromptsGetResult{}, nil
+}
+func (stubServer) PromptsComplete(context.Context, *protocol.CompleteParams) (*protocol.CompleteResult, error) {
+	return &protocol.CompleteResult{}, nil
+}
+func (stubServer) ResourcesList(context.Context, *protocol.ListParams) (*protocol.ResourcesListResult, error) {
+	return &protocol.ResourcesListResult{}, nil
+}
+func (stubServer) ResourcesTemplatesList(context.Context, *protocol.ListParams) (*protocol.ResourceTemplatesListResult, error) {
+	return &protocol.ResourceTemplatesListResult{}, nil
+}
+func (stubServer) ResourcesRead(context.Context, *protocol.ResourceParams) (*protocol.ResourcesReadResult, error) {
+	return &protocol.ResourcesReadResult{}, nil
+}
+func (stubServer) ResourcesComplete(context.Context, *protocol.CompleteParams) (*protocol.CompleteResult, error) {
+	return &protocol.CompleteResult{}, nil
+}
+func (stubServer) ResourcesSubscribe(context.Context, *protocol.ResourceParams) (*protocol.Empty, error) {
+	return &protocol.Empty{}, nil
+}
+func (stubServer) ResourcesUnsubscribe(context.Context, *protocol.ResourceParams) (*protocol.Empty, error) {
+	return &protocol.Empty{}, nil
+}
+func (stubServer) RegistrySearch(context.Context, *protocol.RegistrySearchParams) (*protocol.RegistrySearchResult, error) {
+	return &protocol.RegistrySearchResult{}, nil
+}
+func (stubServer) RegistryGet(context.Context, *protocol.RegistryGetParams) (*protocol.RegistryGetResult, error) {
+	return &protocol.RegistryGetResult{}, nil
+}
+func (stubServer) RegistryAdd(context.Context, *protocol.RegistryAddParams) (*protocol.RegistryAddResult, error) {
+	return &protocol.RegistryAddResult{}, nil
+}
+
+var (
+	_ protocol.AppServer        = stubServer{}
+	_ protocol.PrimitivesServer = stubServer{}
+	_ protocol.RegistryService  = stubServer{}
+)

@@ -75,6 +75,19 @@ var Methods = []MethodSpec{
 	req[AppMessageParams, RunStartResult](MethodAppMessage, UIToRuntime, "Adds an app's message to the conversation, after the user consented; starts a run."),
 	req[AppOpenLinkParams, AppOpenLinkResult](MethodAppOpenLink, UIToRuntime, "Opens a link for an app, after the user consented."),
 	req[AppCloseParams, Empty](MethodAppClose, UIToRuntime, "Forgets an app instance."),
+	req[ListParams, PromptsListResult](MethodPromptsList, UIToRuntime, "Lists servers' prompts."),
+	req[PromptsGetParams, PromptsGetResult](MethodPromptsGet, UIToRuntime, "Renders one prompt with its arguments; run.start takes its messages."),
+	req[CompleteParams, CompleteResult](MethodPromptsComplete, UIToRuntime, "Completes an argument of a prompt as the user types."),
+	req[ListParams, ResourcesListResult](MethodResourcesList, UIToRuntime, "Lists servers' resources."),
+	req[ListParams, ResourceTemplatesListResult](MethodResourcesTemplatesList, UIToRuntime, "Lists servers' resource templates."),
+	req[ResourceParams, ResourcesReadResult](MethodResourcesRead, UIToRuntime, "Reads one resource, bounded."),
+	req[CompleteParams, CompleteResult](MethodResourcesComplete, UIToRuntime, "Completes a variable of a resource template."),
+	req[ResourceParams, Empty](MethodResourcesSubscribe, UIToRuntime, "Asks a server to report changes of a resource (resources.updated)."),
+	req[ResourceParams, Empty](MethodResourcesUnsubscribe, UIToRuntime, "Ends a resource subscription."),
+	note[ResourceUpdatedParams](MethodResourcesUpdated, RuntimeToUI, "A subscribed resource changed; read it again to see how."),
+	req[RegistrySearchParams, RegistrySearchResult](MethodRegistrySearch, UIToRuntime, "Searches the MCP Registry."),
+	req[RegistryGetParams, RegistryGetResult](MethodRegistryGet, UIToRuntime, "One server of the MCP Registry."),
+	req[RegistryAddParams, RegistryAddResult](MethodRegistryAdd, UIToRuntime, "Adds a server of the MCP Registry to the configuration."),
 }
 
 // ErrorSpec describes one error code of the protocol.

@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -51,5 +52,27 @@ func TestCheckVersion(t *testing.T) {
 	}
 	if d := protocol.DataOf(err); d.Kind != protocol.KindUnsupportedVersion || d.ProtocolVersion != protocol.Version || d.Field != "protocol_version" {
 		t.Errorf("data %+v", d)
+	}
+}
+
+// PROTOCOL.md's example of unsupported_version is what CheckVersion
+// answers a UI of the previous version.
+func TestDocVersionErrorExample(t *testing.T) {
+	data, err := os.ReadFile("PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`\{"jsonrpc":"2.0","id":1,"error":\{"code":-32010,"message":"initialize: the UI speaks protocol ([0-9-]+), .*\}\}\}`).FindStringSubmatch(string(data))
+	if m == nil {
+		t.Fatal("PROTOCOL.md has no example of error -32010")
+	}
+	e := protocol.CheckVersion(m[1])
+	want, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      int             `json:"id"`
+		Error   *protocol.Error `json:"error"`
+	}{"2.0", 1, e})
+	if m[0] != string(want) {
+		t.Errorf("PROTOCOL.md's -32010 example is\n%s\nthe runtime answers\n%s", m[0], want)
 	}
 }

@@ -3,7 +3,7 @@
 import { EventEmitter } from "node:events";
 import type { Readable, Writable } from "node:stream";
 
-export declare const PROTOCOL_VERSION: "2026-11-24";
+export declare const PROTOCOL_VERSION: "2026-11-27";
 export declare const METHODS: ReadonlyArray<{ name: string; direction: "ui_to_runtime" | "runtime_to_ui" | "both"; notification: boolean }>;
 export declare const ERROR_CODES: {
   /** The line is not JSON. */
@@ -228,6 +228,23 @@ export interface AuthStatus {
   valid_until?: string;
 }
 
+/** CompleteParams ask for completions of one argument: of prompt Prompt (prompts.complete) or of resource template URITemplate (resources.complete). Arguments are the values already chosen, which the server may use to narrow the answer. */
+export interface CompleteParams {
+  argument: string;
+  arguments?: { [key: string]: string };
+  prompt?: string;
+  server: string;
+  uri_template?: string;
+  value: string;
+}
+
+/** CompleteResult answers prompts.complete and resources.complete: at most 100 values, Total and HasMore as the server said. A server without the completions capability answers no values. */
+export interface CompleteResult {
+  has_more?: boolean;
+  total?: number;
+  values: null | string[];
+}
+
 /** ConfirmElicitation details an elicitation confirm: which server asks the user to continue on which page, and why. Message is the server's claim, stripped of controls and bounded; URL has passed the runtime's browser check (https, or http on loopback) and its display check: show DisplayURL and DisplayHost ([DisplayForm]), open URL. */
 export interface ConfirmElicitation {
   /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
@@ -432,6 +449,11 @@ export interface InitializeResult {
   servers: null | ServerStatus[];
 }
 
+/** ListParams choose the server of a list; empty lists every ready server that offers the primitive. */
+export interface ListParams {
+  server?: string;
+}
+
 /** LogParams carry a log line for the UI (notification log). */
 export interface LogParams {
   /** Level is debug, info, warn or error. */
@@ -513,6 +535,29 @@ export interface Progress {
   total?: number;
 }
 
+/** PromptArgument is one argument of a prompt. */
+export interface PromptArgument {
+  description?: string;
+  name: string;
+  required?: boolean;
+  title?: string;
+}
+
+/** PromptInfo is one prompt of a server. Text is stripped of controls. */
+export interface PromptInfo {
+  arguments?: null | PromptArgument[];
+  description?: string;
+  name: string;
+  server: string;
+  title?: string;
+}
+
+/** PromptMessage is one message a prompt returns: role "user" or "assistant" and one content block (text, image, audio, resource, resource_link). */
+export interface PromptMessage {
+  content: Content;
+  role: string;
+}
+
 /** PromptParams ask the user for a line of text (ui.prompt.request), such as the redirect URL of a login finished in a browser elsewhere. */
 export interface PromptParams {
   /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
@@ -532,6 +577,118 @@ export interface PromptResult {
   value: string;
 }
 
+/** PromptsGetParams name a prompt and its arguments. */
+export interface PromptsGetParams {
+  arguments?: { [key: string]: string };
+  name: string;
+  server: string;
+}
+
+/** PromptsGetResult answers prompts.get. Pass Messages to run.start to run the prompt as the user's turn. */
+export interface PromptsGetResult {
+  description?: string;
+  messages: null | PromptMessage[];
+  name: string;
+  server: string;
+}
+
+/** PromptsListResult answers prompts.list. Problems name the servers whose list failed; the others are listed. */
+export interface PromptsListResult {
+  problems?: null | string[];
+  prompts: null | PromptInfo[];
+}
+
+/** RegistryAddParams add the entry RegistryGetParams name under ID in the global configuration. */
+export interface RegistryAddParams {
+  id: string;
+  name: string;
+  /** Replace allows replacing an existing server of the same id. */
+  replace?: boolean;
+  /** Runs is the Runs of the registry.get the user confirmed: the entry is written only if what would run is still exactly that. */
+  runs: string;
+  /** Use picks a package type or "remote"; "" means the first package this machine can run, else the first remote. */
+  use?: string;
+  /** Values are the user's answers, keyed by RegistryNeed.Key. */
+  values?: { [key: string]: string };
+  /** Version is an exact version; "" or "latest" means the latest. */
+  version?: string;
+}
+
+/** RegistryAddResult answers registry.add. */
+export interface RegistryAddResult {
+  id: string;
+  /** Path is the configuration file written. */
+  path: string;
+  runs: string;
+  secrets?: null | RegistryNeed[];
+}
+
+/** RegistryGetParams name an entry and how to install it: what the UI shows before registry.add. */
+export interface RegistryGetParams {
+  name: string;
+  /** Use picks a package type or "remote"; "" means the first package this machine can run, else the first remote. */
+  use?: string;
+  /** Values are the user's answers, keyed by RegistryNeed.Key. */
+  values?: { [key: string]: string };
+  /** Version is an exact version; "" or "latest" means the latest. */
+  version?: string;
+}
+
+/** RegistryGetResult is what the host would run for the entry. */
+export interface RegistryGetResult {
+  /** Kind is the package type used, or "remote". */
+  kind: string;
+  /** Missing are required values not in Values: ask and call again. */
+  missing?: null | RegistryNeed[];
+  /** Runs is exactly what will run or be connected to: the environment and the command line, or the transport, URL and headers. Show it; registry.add takes it back. */
+  runs: string;
+  /** Secrets are the environment variables the entry reads its secrets from. */
+  secrets?: null | RegistryNeed[];
+  server: RegistryServer;
+}
+
+/** RegistryNeed is a value an entry asks for. A secret one is never asked for: the entry refers to the environment variable Key as ${Key}, and the user sets it where the host runs. */
+export interface RegistryNeed {
+  choices?: null | string[];
+  description?: string;
+  key: string;
+  placeholder?: string;
+}
+
+/** RegistrySearchParams ask the configured registries for the active servers whose names contain the first word of Query and whose name, title or description contain every other word ("" lists them all, up to a cap). */
+export interface RegistrySearchParams {
+  query?: string;
+  /** Refresh asks the registries even when the cache is fresh. */
+  refresh?: boolean;
+}
+
+/** RegistrySearchResult answers registry.search. */
+export interface RegistrySearchResult {
+  age: string;
+  /** FetchedAt is when the registries answered (RFC 3339); FromCache and Age ("fresh", "cached 5m") say whether it is the local cache's. */
+  fetched_at: string;
+  from_cache: boolean;
+  servers: null | RegistryServer[];
+  /** Truncated says the page cap ended the listing: narrow the query. */
+  truncated?: boolean;
+  /** Unreachable, when set, says why the registry was not asked: the servers are the cache's older answer (Age says how old). */
+  unreachable?: string;
+}
+
+/** RegistryServer is one version of a server a registry lists. Its text is the publisher's: control characters are removed, but a UI still renders it as plain text. */
+export interface RegistryServer {
+  description: string;
+  /** Kinds are what it offers: package types (npm, pypi, oci, nuget, mcpb) and remotes ("remote:streamable-http", "remote:sse"). */
+  kinds: null | string[];
+  name: string;
+  published_at?: string;
+  /** Registry is the base URL of the registry that listed it. */
+  registry: string;
+  status: string;
+  title?: string;
+  version: string;
+}
+
 /** RequestCancelledParams tell the UI that the runtime stopped waiting for the answer to one of its requests (notification ui.request.cancelled): the UI closes the dialog; an answer sent anyway is ignored. */
 export interface RequestCancelledParams {
   /** ID is the id of the runtime's request. */
@@ -542,6 +699,56 @@ export interface RequestCancelledParams {
   reason: string;
 }
 
+/** ResourceInfo is one resource of a server. */
+export interface ResourceInfo {
+  description?: string;
+  mime_type?: string;
+  name?: string;
+  server: string;
+  size?: number;
+  title?: string;
+  uri: string;
+}
+
+/** ResourceParams name one resource of a server: resources.read, resources.subscribe, resources.unsubscribe and RunStartParams.Attach. */
+export interface ResourceParams {
+  server: string;
+  uri: string;
+}
+
+/** ResourceTemplateInfo is one resource template (RFC 6570) of a server. */
+export interface ResourceTemplateInfo {
+  description?: string;
+  mime_type?: string;
+  name?: string;
+  server: string;
+  title?: string;
+  uri_template: string;
+}
+
+/** ResourceTemplatesListResult answers resources.templates.list. */
+export interface ResourceTemplatesListResult {
+  problems?: null | string[];
+  templates: null | ResourceTemplateInfo[];
+}
+
+/** ResourceUpdatedParams are the resources.updated notification. */
+export interface ResourceUpdatedParams {
+  server: string;
+  uri: string;
+}
+
+/** ResourcesListResult answers resources.list. */
+export interface ResourcesListResult {
+  problems?: null | string[];
+  resources: null | ResourceInfo[];
+}
+
+/** ResourcesReadResult answers resources.read: the contents, each a Content of type "resource" with uri, mime_type and text or data. */
+export interface ResourcesReadResult {
+  contents: null | Content[];
+}
+
 /** RunCancelParams cancel a run (run.cancel). In-flight tool calls are cancelled on their servers (notifications/cancelled) and the run ends with status cancelled. */
 export interface RunCancelParams {
   run_id: string;
@@ -549,9 +756,13 @@ export interface RunCancelParams {
 
 /** RunStartParams start an agent turn (run.start). The answer comes at once with the run id; the run reports through agent.event and run.status. */
 export interface RunStartParams {
+  /** Attach are resources the runtime reads (bounded as resources.read) and adds to the user's message as embedded content. */
+  attach?: null | ResourceParams[];
   /** Conversation continues an earlier conversation (the id a previous run.start returned); empty starts a new one. */
   conversation?: string;
-  /** Prompt is the user's message. */
+  /** Messages come before Prompt in the conversation: the messages a prompt returned (prompts.get), role "user" or "assistant". The turn ends with a user message: the last user messages and Prompt form the user's turn. */
+  messages?: null | PromptMessage[];
+  /** Prompt is the user's message. It may be empty when Messages or Attach are given. */
   prompt: string;
 }
 
@@ -582,6 +793,8 @@ export interface RuntimeCapabilities {
   login: boolean;
   /** Model names the configured model ("scripted" for the demo script). */
   model?: string;
+  /** Primitives is true: the runtime answers the prompts.* and resources.* methods and run.start takes messages and attachments. */
+  primitives?: boolean;
   /** Runs is true when a model is configured, so run.start works. */
   runs: boolean;
 }
@@ -787,6 +1000,8 @@ export interface ToolsListResult {
 export interface UICapabilities {
   confirm?: boolean;
   elicit?: boolean;
+  /** MCPPrompts: the UI offers servers' prompts to the user (prompts.list, prompts.get). The model's prompt tools then leave them out, unless a server's config says "prompts_to_model": true. */
+  mcp_prompts?: boolean;
   open_url?: boolean;
   prompt?: boolean;
 }
@@ -831,6 +1046,30 @@ export interface Requests {
   "app.open_link": { params: AppOpenLinkParams; result: AppOpenLinkResult };
   /** Forgets an app instance. */
   "app.close": { params: AppCloseParams; result: Empty };
+  /** Lists servers' prompts. */
+  "prompts.list": { params: ListParams; result: PromptsListResult };
+  /** Renders one prompt with its arguments; run.start takes its messages. */
+  "prompts.get": { params: PromptsGetParams; result: PromptsGetResult };
+  /** Completes an argument of a prompt as the user types. */
+  "prompts.complete": { params: CompleteParams; result: CompleteResult };
+  /** Lists servers' resources. */
+  "resources.list": { params: ListParams; result: ResourcesListResult };
+  /** Lists servers' resource templates. */
+  "resources.templates.list": { params: ListParams; result: ResourceTemplatesListResult };
+  /** Reads one resource, bounded. */
+  "resources.read": { params: ResourceParams; result: ResourcesReadResult };
+  /** Completes a variable of a resource template. */
+  "resources.complete": { params: CompleteParams; result: CompleteResult };
+  /** Asks a server to report changes of a resource (resources.updated). */
+  "resources.subscribe": { params: ResourceParams; result: Empty };
+  /** Ends a resource subscription. */
+  "resources.unsubscribe": { params: ResourceParams; result: Empty };
+  /** Searches the MCP Registry. */
+  "registry.search": { params: RegistrySearchParams; result: RegistrySearchResult };
+  /** One server of the MCP Registry. */
+  "registry.get": { params: RegistryGetParams; result: RegistryGetResult };
+  /** Adds a server of the MCP Registry to the configuration. */
+  "registry.add": { params: RegistryAddParams; result: RegistryAddResult };
 }
 
 /** Requests the runtime sends to the UI. */
@@ -861,6 +1100,8 @@ export interface Notifications {
   "mcp.elicitation.complete": ElicitationCompleteParams;
   /** A log line for the UI. */
   "log": LogParams;
+  /** A subscribed resource changed; read it again to see how. */
+  "resources.updated": ResourceUpdatedParams;
 }
 
 /** What a handler of a runtime request gets besides its params. */
@@ -972,4 +1213,28 @@ export declare class HostClient extends EventEmitter {
   appOpenLink(params: AppOpenLinkParams, options?: RequestOptions): Promise<AppOpenLinkResult>;
   /** Forgets an app instance. (app.close) */
   appClose(params: AppCloseParams, options?: RequestOptions): Promise<Empty>;
+  /** Lists servers' prompts. (prompts.list) */
+  promptsList(params: ListParams, options?: RequestOptions): Promise<PromptsListResult>;
+  /** Renders one prompt with its arguments; run.start takes its messages. (prompts.get) */
+  promptsGet(params: PromptsGetParams, options?: RequestOptions): Promise<PromptsGetResult>;
+  /** Completes an argument of a prompt as the user types. (prompts.complete) */
+  promptsComplete(params: CompleteParams, options?: RequestOptions): Promise<CompleteResult>;
+  /** Lists servers' resources. (resources.list) */
+  resourcesList(params: ListParams, options?: RequestOptions): Promise<ResourcesListResult>;
+  /** Lists servers' resource templates. (resources.templates.list) */
+  resourcesTemplatesList(params: ListParams, options?: RequestOptions): Promise<ResourceTemplatesListResult>;
+  /** Reads one resource, bounded. (resources.read) */
+  resourcesRead(params: ResourceParams, options?: RequestOptions): Promise<ResourcesReadResult>;
+  /** Completes a variable of a resource template. (resources.complete) */
+  resourcesComplete(params: CompleteParams, options?: RequestOptions): Promise<CompleteResult>;
+  /** Asks a server to report changes of a resource (resources.updated). (resources.subscribe) */
+  resourcesSubscribe(params: ResourceParams, options?: RequestOptions): Promise<Empty>;
+  /** Ends a resource subscription. (resources.unsubscribe) */
+  resourcesUnsubscribe(params: ResourceParams, options?: RequestOptions): Promise<Empty>;
+  /** Searches the MCP Registry. (registry.search) */
+  registrySearch(params: RegistrySearchParams, options?: RequestOptions): Promise<RegistrySearchResult>;
+  /** One server of the MCP Registry. (registry.get) */
+  registryGet(params: RegistryGetParams, options?: RequestOptions): Promise<RegistryGetResult>;
+  /** Adds a server of the MCP Registry to the configuration. (registry.add) */
+  registryAdd(params: RegistryAddParams, options?: RequestOptions): Promise<RegistryAddResult>;
 }
