@@ -922,6 +922,8 @@ export interface ToolCallParams {
   arguments?: unknown;
   server: string;
   tool: string;
+  /** WaitReadyMS, when set, lets a call to a server that is still connecting wait that long (at most MaxWaitReadyMS) for it to be ready, instead of failing CodeNotReady at once. */
+  wait_ready_ms?: number;
 }
 
 /** ToolCallResult answers tool.call. */
