@@ -1,0 +1,14 @@
+// Package sandbox confines local (stdio) MCP servers: the "sandbox" policy a
+// config file writes ([Policy]), the policy resolved for one server start
+// ([Resolve], [Effective]), its one-line [Effective.Summary] for status and
+// approval prompts, and the OS mechanism that enforces it ([Wrap]).
+//
+// On Linux the host binary re-executes itself as a small launcher
+// ([LauncherArg], [LauncherMain]) that applies Landlock (filesystem, TCP,
+// signal and abstract-socket scoping) and then execs the server, so the
+// rules hold for the server and every child it starts. On macOS the same
+// policy becomes a Seatbelt profile run through sandbox-exec ([Profile]).
+// Windows is not sandboxed: only the environment allowlist applies there.
+//
+// See docs/SANDBOX.md for the decisions and their limits.
+package sandbox

@@ -1,0 +1,169 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Rights the walk grants.
+const (
+	rightsRead landlock.AccessFSSet = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir
+	rightsDirs landlock.AccessFSSet = llsys.AccessFSReadDir
+)
+
+// grants collects Landlock path rules.
+type grants struct {
+	rules []landlock.Rule
+}
+
+// add grants rights on one existing path: file rights only for a file,
+// Refer (moving files between granted directories) for a writable
+// directory, IOCTL for writable devices.
+func (g *grants) add(path string, write bool, fi os.FileInfo) {
+	switch {
+	case fi.IsDir() && write:
+		r := landlock.RWDirs(path).WithRefer()
+		if filepath.Dir(path) == "/dev" {
+			r = r.WithIoctlDev()
+		}
+		g.rules = append(g.rules, r)
+	case fi.IsDir():
+		g.rules = append(g.rules, landlock.RODirs(path))
+	case write:
+		r := landlock.RWFiles(path)
+		if fi.Mode()&os.ModeDevice != 0 {
+			r = r.WithIoctlDev()
+		}
+		g.rules = append(g.rules, r)
+	default:
+		g.rules = append(g.rules, landlock.ROFiles(path))
+	}
+}
+
+// fsRules turns eff's reads and writes into Landlock rules. Landlock only
+// grants, and a grant holds for a whole directory tree, so "everything
+// but the secret places" is built by walking down from each granted root
+// to the secret places only: every other entry on the way is granted as a
+// whole, the directories on the way get only the right to list them, and
+// the secret places get nothing. Entries created later in those
+// directories are not readable (docs/SANDBOX.md).
+func fsRules(eff *Effective) ([]landlock.Rule, error) {
+	g := &grants{}
+	readRoots := slices.Clone(eff.Read)
+	if eff.ReadAll {
+		readRoots = append([]string{"/"}, readRoots...)
+	}
+	for _, r := range readRoots {
+		if err := g.walk(r, false, eff.Deny); err != nil {
+			return nil, err
+		}
+	}
+	writeExcl := append(slices.Clone(eff.Deny), eff.Protect...)
+	for _, w := range eff.Write {
+		if err := g.walk(w, true, writeExcl); err != nil {
+			return nil, err
+		}
+	}
+	return g.rules, nil
+}
+
+// walk grants root unless it is excluded; when excluded places lie under
+// it, it grants root's other entries instead, recursing towards them.
+func (g *grants) walk(root string, write bool, excl []string) error {
+	root = filepath.Clean(root)
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil // a missing place grants nothing
+	}
+	if slices.Contains(excl, root) {
+		return nil
+	}
+	var inside []string
+	for _, x := range excl {
+		if x != root && within(x, root) {
+			inside = append(inside, x)
+		}
+	}
+	if len(inside) == 0 || !fi.IsDir() {
+		g.add(root, write, fi)
+		return nil
+	}
+	return g.descend(root, write, excl, inside)
+}
+
+// descend grants dir's entries but the excluded ones, recursing into the
+// entries that hold excluded places.
+func (g *grants) descend(dir string, write bool, excl, inside []string) error {
+	g.rules = append(g.rules, landlock.PathAccess(rightsDirs, dir))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // unreadable to us: nothing to grant
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if slices.Contains(excl, p) {
+			continue
+		}
+		if e.Type()&os.ModeSymlink != 0 {
+			// A link needs no grant to be followed; its target is
+			// granted (or not) where it lives. Granting the link
+			// would grant its target, perhaps a secret place.
+			continue
+		}
+		holds := false
+		for _, x := range inside {
+			if within(x, p) {
+				holds = true
+				break
+			}
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if holds && fi.IsDir() {
+			if err := g.descend(p, write, excl, inside); err != nil {
+				return err
+			}
+			continue
+		}
+		g.add(p, write, fi)
+	}
+	return nil
+}
+
+// denyDatagrams refuses UDP, raw and packet sockets with seccomp, where
+// Landlock (before ABI 10) cannot: the rest of "network": "none".
+func denyDatagrams() error {
+	var groups []seccomp.NameWithConditions
+	for _, family := range []uint64{syscall.AF_INET, syscall.AF_INET6} {
+		groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
+			{Argument: 0, Operation: seccomp.Equal, Value: family},
+			// SOCK_DGRAM (2) and SOCK_RAW (3) have bit 1 set; SOCK_STREAM (1) does not.
+			{Argument: 1, Operation: seccomp.BitsSet, Value: 2},
+		}})
+	}
+	groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
+		{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_PACKET},
+	}})
+	filter := seccomp.Filter{
+		NoNewPrivs: true,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, NamesWithCondtions: groups}},
+		},
+	}
+	if err := seccomp.LoadFilter(filter); err != nil {
+		return fmt.Errorf("loading the seccomp filter: %w", err)
+	}
+	return nil
+}

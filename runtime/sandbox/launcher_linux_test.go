@@ -1,0 +1,242 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixture is a fake home with secrets, a server cwd and a private temp dir.
+type fixture struct {
+	home, cwd, tmp, token string
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	requireLandlock(t)
+	root := t.TempDir()
+	f := fixture{home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp")}
+	f.cwd = filepath.Join(f.home, "project")
+	f.token = filepath.Join(f.home, ".config", "mcp-host", "mcp-auth.json")
+	for path, content := range map[string]string{
+		".ssh/id_rsa":                    "PRIVATE KEY",
+		".aws/credentials":               "aws_secret_access_key=x",
+		".config/mcp-host/mcp-auth.json": "{\"token\":\"secret\"}",
+		".config/other/settings.json":    "{}",
+		"notes.txt":                      "hello",
+		".bashrc":                        "# rc",
+		"project/README":                 "readme",
+	} {
+		p := filepath.Join(f.home, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(f.tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func requireLandlock(t *testing.T) {
+	t.Helper()
+	if abi, reason := landlockABI(); abi < abiScope {
+		msg := "this kernel's Landlock cannot run the sandbox tests: " + reason
+		if os.Getenv("E2E_REQUIRED") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+func (f fixture) resolve(t *testing.T, p Policy, cwd string) *Effective {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff, err := Resolve(p, Context{Home: f.home, Cwd: cwd, TempDir: f.tmp, Command: self,
+		HostPaths: []string{filepath.Dir(f.token)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eff
+}
+
+// probe runs the test binary as a server under eff, through the launcher.
+func probe(t *testing.T, eff *Effective, cwd string, args ...string) (string, bool) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), "SANDBOX_PROBE=1")
+	st, err := Wrap(cmd, eff, self)
+	if err != nil {
+		t.Fatalf("Wrap: %v", err)
+	}
+	if st.State != StateActive {
+		t.Fatalf("status = %v, want active", st)
+	}
+	out, err := cmd.CombinedOutput()
+	text := strings.TrimSpace(string(out))
+	if err != nil && !strings.HasPrefix(text, "denied") {
+		if _, ok := err.(*exec.ExitError); !ok || !strings.Contains(text, "denied") {
+			t.Fatalf("probe %v: %v: %s", args, err, text)
+		}
+	}
+	return text, err == nil && text == "ok"
+}
+
+func expect(t *testing.T, eff *Effective, cwd string, allowed bool, args ...string) {
+	t.Helper()
+	out, ok := probe(t, eff, cwd, args...)
+	if ok != allowed {
+		t.Errorf("%v: allowed=%v, want %v (%s)", args, ok, allowed, out)
+	}
+}
+
+func TestLauncherDefaultPolicy(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{}, f.cwd)
+	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
+
+	expect(t, eff, f.cwd, false, "read", h(".ssh/id_rsa"))
+	expect(t, eff, f.cwd, false, "read", h(".aws/credentials"))
+	expect(t, eff, f.cwd, false, "read", f.token)
+	expect(t, eff, f.cwd, true, "read", h("notes.txt"))
+	expect(t, eff, f.cwd, true, "read", h(".config/other/settings.json"))
+	expect(t, eff, f.cwd, true, "read", h("project/README"))
+	expect(t, eff, f.cwd, false, "write", h("notes.txt"))
+	expect(t, eff, f.cwd, false, "write", h(".bashrc"))
+	expect(t, eff, f.cwd, true, "write", h("project/out.txt"))
+	expect(t, eff, f.cwd, true, "write", filepath.Join(f.tmp, "scratch"))
+	expect(t, eff, f.cwd, true, "write", "/dev/null")
+	// A child of the server is held by the same rules.
+	expect(t, eff, f.cwd, false, "child", "read", h(".ssh/id_rsa"))
+	expect(t, eff, f.cwd, false, "child", "write", h("notes.txt"))
+	expect(t, eff, f.cwd, true, "child", "write", h("project/child.txt"))
+	// The server cannot signal the host (its parent, outside the domain).
+	expect(t, eff, f.cwd, false, "kill", "0")
+	// Network is open under the default policy.
+	ln := listen(t)
+	expect(t, eff, f.cwd, true, "connect", ln)
+}
+
+// A server whose cwd is the home directory still cannot write shell
+// start-up files or read secrets through it.
+func TestLauncherCwdIsHome(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{}, f.home)
+	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
+	expect(t, eff, f.home, false, "write", h(".bashrc"))
+	expect(t, eff, f.home, false, "read", h(".ssh/id_rsa"))
+	expect(t, eff, f.home, false, "write", h(".ssh/authorized_keys"))
+	expect(t, eff, f.home, true, "write", h("notes.txt"))
+	expect(t, eff, f.home, true, "write", h("project/x"))
+}
+
+func TestLauncherStrictPolicy(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{Base: BaseStrict, Read: []string{"~/project"}}, f.cwd)
+	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
+	ln := listen(t)
+	expect(t, eff, f.cwd, false, "connect", ln)
+	expect(t, eff, f.cwd, false, "udp")
+	expect(t, eff, f.cwd, false, "read", h("notes.txt"))
+	expect(t, eff, f.cwd, false, "read", h(".ssh/id_rsa"))
+	expect(t, eff, f.cwd, true, "read", h("project/README"))
+	expect(t, eff, f.cwd, true, "read", "/etc/hostname")
+	expect(t, eff, f.cwd, false, "write", h("project/out.txt"))
+	expect(t, eff, f.cwd, true, "write", filepath.Join(f.tmp, "scratch"))
+	expect(t, eff, f.cwd, false, "child", "connect", ln)
+	expect(t, eff, f.cwd, false, "kill", "0")
+}
+
+// A granted port is reachable; others are not.
+func TestLauncherNetworkAllowlist(t *testing.T) {
+	f := newFixture(t)
+	open, closed := listen(t), listen(t)
+	_, port, _ := net.SplitHostPort(open)
+	eff := f.resolve(t, Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"127.0.0.1:" + port}}}, f.cwd)
+	expect(t, eff, f.cwd, true, "connect", open)
+	expect(t, eff, f.cwd, false, "connect", closed)
+}
+
+// Without the sandbox, the probe does all of it: the refusals above are
+// the sandbox's.
+func TestProbeUnconfined(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{Off: true}, f.cwd)
+	self, _ := os.Executable()
+	for _, args := range [][]string{
+		{"read", filepath.Join(f.home, ".ssh/id_rsa")},
+		{"write", filepath.Join(f.home, "notes.txt")},
+		{"connect", listen(t)},
+		{"udp"},
+		{"kill", "0"},
+	} {
+		cmd := exec.Command(self, args...)
+		cmd.Env = append(os.Environ(), "SANDBOX_PROBE=1")
+		if st, err := Wrap(cmd, eff, self); err != nil || st.State != StateOff {
+			t.Fatalf("Wrap: %v %v", st, err)
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%v unconfined: %v %s", args, err, out)
+		}
+	}
+}
+
+func TestLauncherDeniedStartNamesThePath(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{Base: BaseStrict}, f.cwd)
+	// A program outside what strict reads.
+	prog := filepath.Join(f.home, "bin", "server")
+	if err := os.MkdirAll(filepath.Dir(prog), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	cmd := exec.Command(prog)
+	if _, err := Wrap(cmd, eff, self); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started: %s", out)
+	}
+	if !strings.Contains(string(out), "sandbox denied starting "+prog) || !strings.Contains(string(out), `"read"`) {
+		t.Errorf("output = %q, want the path and the grant", out)
+	}
+}
+
+func listen(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
+}

@@ -1,0 +1,332 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Bases a policy can start from.
+const (
+	BaseDefault = "default"
+	BaseStrict  = "strict"
+)
+
+// Network modes.
+const (
+	NetworkAll   = "all"
+	NetworkNone  = "none"
+	NetworkAllow = "allow" // only the listed host:port pairs
+)
+
+// Policy is a server's "sandbox" setting as a config file writes it:
+//
+//	"default" | "strict" | false |
+//	{"base": "default"|"strict", "filesystem": {"read": [...], "write": [...]},
+//	 "network": "all" | "none" | ["host:port", ...], "required": true}
+//
+// The zero value is the default policy.
+type Policy struct {
+	// Off is "sandbox": false: the server runs unconfined. It counts only
+	// from the global config (see [Tighten]).
+	Off bool
+	// Base is BaseDefault or BaseStrict; "" means BaseDefault.
+	Base string
+	// Read and Write are extra grants: absolute paths, "~" or "~/...", or
+	// paths relative to the server's working directory.
+	Read, Write []string
+	// Network, when set, replaces the base's network rule.
+	Network *Network
+	// Required refuses to start the server when the OS cannot enforce the
+	// policy, instead of starting it unconfined with a status saying so.
+	Required bool
+}
+
+// Network is the network part of a policy.
+type Network struct {
+	// Mode is NetworkAll, NetworkNone or NetworkAllow.
+	Mode string
+	// Allow lists "host:port" pairs for NetworkAllow.
+	Allow []string
+}
+
+// BaseName returns the base, BaseDefault when unset.
+func (p Policy) BaseName() string {
+	if p.Base == "" {
+		return BaseDefault
+	}
+	return p.Base
+}
+
+// IsDefault reports a policy that says nothing beyond the default.
+func (p Policy) IsDefault() bool {
+	return !p.Off && p.BaseName() == BaseDefault && len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && !p.Required
+}
+
+// policyObject is the object form on the wire.
+type policyObject struct {
+	Base       string          `json:"base,omitempty"`
+	Filesystem *filesystemJSON `json:"filesystem,omitempty"`
+	Network    json.RawMessage `json:"network,omitempty"`
+	Required   bool            `json:"required,omitempty"`
+}
+
+type filesystemJSON struct {
+	Read  []string `json:"read,omitempty"`
+	Write []string `json:"write,omitempty"`
+}
+
+// UnmarshalJSON reads every form of the setting; errors name the field
+// ("sandbox.network", "sandbox.filesystem.read[1]", ...).
+func (p *Policy) UnmarshalJSON(data []byte) error {
+	*p = Policy{}
+	data = bytes.TrimSpace(data)
+	switch {
+	case bytes.Equal(data, []byte("false")):
+		p.Off = true
+		return nil
+	case bytes.Equal(data, []byte("true")), bytes.Equal(data, []byte("null")):
+		return nil
+	case len(data) > 0 && data[0] == '"':
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		if s != BaseDefault && s != BaseStrict {
+			return fmt.Errorf(`sandbox: want "default", "strict", false or an object, got %q`, s)
+		}
+		p.Base = s
+		return nil
+	case len(data) > 0 && data[0] == '{':
+	default:
+		return fmt.Errorf(`sandbox: want "default", "strict", false or an object, got %s`, clip(data))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var o policyObject
+	if err := dec.Decode(&o); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if o.Base != "" && o.Base != BaseDefault && o.Base != BaseStrict {
+		return fmt.Errorf(`sandbox.base: want "default" or "strict", got %q`, o.Base)
+	}
+	p.Base, p.Required = o.Base, o.Required
+	if o.Filesystem != nil {
+		p.Read, p.Write = o.Filesystem.Read, o.Filesystem.Write
+	}
+	if len(o.Network) > 0 {
+		n, err := parseNetwork(o.Network)
+		if err != nil {
+			return err
+		}
+		p.Network = n
+	}
+	return p.Validate()
+}
+
+func parseNetwork(raw json.RawMessage) (*Network, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		if s != NetworkAll && s != NetworkNone {
+			return nil, fmt.Errorf(`sandbox.network: want "all", "none" or a list of "host:port", got %q`, s)
+		}
+		return &Network{Mode: s}, nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf(`sandbox.network: want "all", "none" or a list of "host:port", got %s`, clip(raw))
+	}
+	return &Network{Mode: NetworkAllow, Allow: list}, nil
+}
+
+// Validate checks the paths and network entries; errors name the field.
+func (p Policy) Validate() error {
+	for field, paths := range map[string][]string{"read": p.Read, "write": p.Write} {
+		for i, path := range paths {
+			if strings.TrimSpace(path) == "" || strings.ContainsRune(path, 0) {
+				return fmt.Errorf("sandbox.filesystem.%s[%d]: empty or invalid path %q", field, i, path)
+			}
+		}
+	}
+	if p.Network != nil && p.Network.Mode == NetworkAllow {
+		for i, hp := range p.Network.Allow {
+			if _, _, err := splitHostPort(hp); err != nil {
+				return fmt.Errorf("sandbox.network[%d]: %w", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// splitHostPort parses "host:port" ("*.example.com:443" allowed).
+func splitHostPort(hp string) (string, uint16, error) {
+	host, port, err := net.SplitHostPort(hp)
+	if err != nil || host == "" {
+		return "", 0, fmt.Errorf(`want "host:port", got %q`, hp)
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 {
+		return "", 0, fmt.Errorf("bad port in %q", hp)
+	}
+	return host, uint16(n), nil
+}
+
+// MarshalJSON writes the shortest form: false, "default", "strict" or the object.
+func (p Policy) MarshalJSON() ([]byte, error) {
+	if p.Off {
+		return []byte("false"), nil
+	}
+	if len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && !p.Required {
+		return json.Marshal(p.BaseName())
+	}
+	o := policyObject{Base: p.Base, Required: p.Required}
+	if len(p.Read) > 0 || len(p.Write) > 0 {
+		o.Filesystem = &filesystemJSON{Read: p.Read, Write: p.Write}
+	}
+	if p.Network != nil {
+		var err error
+		if p.Network.Mode == NetworkAllow {
+			o.Network, err = json.Marshal(p.Network.Allow)
+		} else {
+			o.Network, err = json.Marshal(p.Network.Mode)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("sandbox.network: %w", err)
+		}
+	}
+	return json.Marshal(o)
+}
+
+// DigestInput is a stable text of the policy for the project-approval
+// digest: equal policies give equal text (grants sorted), so a changed
+// policy asks again.
+func (p Policy) DigestInput() string {
+	c := p
+	c.Read = sortedCopy(p.Read)
+	c.Write = sortedCopy(p.Write)
+	if p.Network != nil {
+		n := *p.Network
+		n.Allow = sortedCopy(n.Allow)
+		c.Network = &n
+	}
+	b, err := c.MarshalJSON()
+	if err != nil {
+		return "invalid"
+	}
+	return string(b)
+}
+
+// Tighten merges a project layer's policy over the global layer's for the
+// same server: the project can only tighten. Its false is ignored (a
+// warning is returned), the stricter base wins, its grants count only where
+// a global grant already covers them, the stricter network wins, and
+// required from either layer holds.
+func Tighten(global, project Policy) (Policy, []string) {
+	var warn []string
+	if project.Off {
+		warn = append(warn, `"sandbox": false in a project file is ignored: only the global config can turn the sandbox off`)
+		project = Policy{}
+	}
+	if global.Off {
+		return project, warn
+	}
+	out := Policy{Required: global.Required || project.Required}
+	out.Base = BaseDefault
+	if global.BaseName() == BaseStrict || project.BaseName() == BaseStrict {
+		out.Base = BaseStrict
+	}
+	out.Read = covered(project.Read, append(append([]string{}, global.Read...), global.Write...))
+	out.Write = covered(project.Write, global.Write)
+	out.Network = tighterNetwork(global.Network, project.Network)
+	for _, dropped := range append(notCovered(project.Read, append(append([]string{}, global.Read...), global.Write...)), notCovered(project.Write, global.Write)...) {
+		warn = append(warn, fmt.Sprintf("sandbox grant %q in a project file is ignored: the global config does not grant it", dropped))
+	}
+	return out, warn
+}
+
+// tighterNetwork returns the stricter of two network rules (nil: the base's).
+func tighterNetwork(a, b *Network) *Network {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case a.Mode == NetworkNone || b.Mode == NetworkNone:
+		return &Network{Mode: NetworkNone}
+	case a.Mode == NetworkAll:
+		return b
+	case b.Mode == NetworkAll:
+		return a
+	}
+	var both []string
+	for _, x := range b.Allow {
+		if slices.Contains(a.Allow, x) {
+			both = append(both, x)
+		}
+	}
+	if len(both) == 0 {
+		return &Network{Mode: NetworkNone}
+	}
+	return &Network{Mode: NetworkAllow, Allow: both}
+}
+
+func covered(paths, by []string) []string {
+	var out []string
+	for _, p := range paths {
+		if coveredBy(p, by) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func notCovered(paths, by []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !coveredBy(p, by) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// coveredBy compares paths as written (both layers resolve them the same way).
+func coveredBy(p string, by []string) bool {
+	for _, b := range by {
+		if within(strings.TrimSuffix(p, "/"), strings.TrimSuffix(b, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports p == dir or p under dir (slash-separated, cleaned paths).
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if p == dir || dir == "/" {
+		return true
+	}
+	return strings.HasPrefix(p, dir+"/") || strings.HasPrefix(p, dir+`\`)
+}
+
+func sortedCopy(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	c := append([]string(nil), s...)
+	slices.Sort(c)
+	return c
+}
+
+func clip(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}

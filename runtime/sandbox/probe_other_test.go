@@ -1,0 +1,5 @@
+//go:build !unix
+
+package sandbox
+
+func probeMain(_ []string) int { return 2 }

@@ -1,0 +1,70 @@
+//go:build unix
+
+package sandbox
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+)
+
+// probeMain is a stand-in server: it tries one thing and says "ok" or
+// "denied: <error>".
+func probeMain(args []string) int {
+	if len(args) < 1 {
+		fmt.Println("usage: probe read|write|connect|udp|kill|child ...")
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "read":
+		_, err = os.ReadFile(args[1])
+	case "write":
+		err = os.WriteFile(args[1], []byte("probe\n"), 0o600)
+	case "connect":
+		var c net.Conn
+		c, err = net.Dial("tcp", args[1])
+		if err == nil {
+			c.Close()
+		}
+	case "udp":
+		var fd int
+		fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
+		if err == nil {
+			syscall.Close(fd)
+		}
+	case "kill":
+		var pid int
+		pid, err = strconv.Atoi(args[1])
+		if err == nil {
+			if pid == 0 {
+				pid = os.Getppid()
+			}
+			err = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	case "child":
+		// The same probe again, as a child of this one.
+		cmd := exec.Command(os.Args[0], args[1:]...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if e := cmd.Run(); e != nil {
+			if ee, ok := e.(*exec.ExitError); ok {
+				return ee.ExitCode()
+			}
+			fmt.Println("child failed:", e)
+			return 3
+		}
+		return 0
+	default:
+		fmt.Println("unknown probe", args[0])
+		return 2
+	}
+	if err != nil {
+		fmt.Printf("denied: %v\n", err)
+		return 1
+	}
+	fmt.Println("ok")
+	return 0
+}

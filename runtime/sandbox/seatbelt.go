@@ -1,0 +1,80 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Profile is eff as a macOS Seatbelt profile (SBPL) for sandbox-exec -p.
+// Seatbelt takes the last rule that matches, so each deny follows the
+// allow it narrows. It is built on every OS so that its text is tested
+// everywhere.
+func Profile(eff *Effective) string {
+	var b strings.Builder
+	b.WriteString("(version 1)\n(deny default)\n")
+	b.WriteString("(allow process-exec)\n(allow process-fork)\n")
+	b.WriteString("(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n")
+	b.WriteString("(allow sysctl-read)\n(allow mach-lookup)\n(allow ipc-posix-shm)\n")
+	b.WriteString("(allow file-read-metadata)\n")
+	if eff.ReadAll {
+		b.WriteString("(allow file-read* (subpath \"/\"))\n")
+	}
+	writeRule(&b, "allow file-read*", eff.Read)
+	writeRule(&b, "allow file-read* file-write*", eff.Write)
+	writeRule(&b, "deny file-read* file-write*", eff.Deny)
+	writeRule(&b, "deny file-write*", eff.Protect)
+	// A grant inside a secret place opens what it names.
+	protected := append(append([]string{}, eff.Deny...), eff.Protect...)
+	writeRule(&b, "allow file-read*", insideAny(eff.Read, eff.Deny))
+	writeRule(&b, "allow file-read* file-write*", insideAny(eff.Write, protected))
+	switch eff.Network {
+	case NetworkAll:
+		b.WriteString("(allow network*)\n")
+	case NetworkAllow:
+		var ports []string
+		for _, hp := range eff.Allow {
+			if _, port, err := splitHostPort(hp); err == nil {
+				ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("*:%d", port))))
+			}
+		}
+		if len(ports) > 0 {
+			b.WriteString("(allow network-outbound " + strings.Join(ports, " ") + ")\n")
+		}
+		b.WriteString("(allow network-outbound (remote unix-socket))\n")
+	default:
+		b.WriteString("(allow network-outbound (remote unix-socket))\n")
+	}
+	return b.String()
+}
+
+// writeRule writes one (action (subpath ...) ...) rule, nothing for no paths.
+func writeRule(b *strings.Builder, action string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	b.WriteString("(" + action)
+	for _, p := range paths {
+		b.WriteString(" (subpath " + quoteSBPL(p) + ")")
+	}
+	b.WriteString(")\n")
+}
+
+// quoteSBPL quotes s as an SBPL string literal.
+func quoteSBPL(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// insideAny returns the paths that lie strictly inside one of places.
+func insideAny(paths, places []string) []string {
+	var out []string
+	for _, p := range paths {
+		for _, d := range places {
+			if p != d && within(p, d) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,27 @@
+//go:build darwin
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// sandboxExec is macOS's Seatbelt front end.
+const sandboxExec = "/usr/bin/sandbox-exec"
+
+// wrapOS runs the server through sandbox-exec with the policy's profile.
+func wrapOS(cmd *exec.Cmd, eff *Effective, _ string) (string, string, error) {
+	if _, err := os.Stat(sandboxExec); err != nil {
+		return StateUnavailable, fmt.Sprintf("%s not found", sandboxExec), nil
+	}
+	args := append([]string{sandboxExec, "-p", Profile(eff), cmd.Path}, cmd.Args[1:]...)
+	cmd.Path, cmd.Args = sandboxExec, args
+	return StateActive, "Seatbelt via sandbox-exec", nil
+}
+
+func applyAndExec(_ *Effective, _ string, _ []string) error {
+	return errors.New("sandbox launcher: not used on macOS (sandbox-exec is)")
+}

@@ -1,0 +1,74 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Landlock ABI versions that bring what a policy uses.
+const (
+	abiFS       = 3 // files, including truncation
+	abiTCP      = 4 // TCP bind and connect
+	abiScope    = 6 // signals and abstract UNIX sockets
+	abiUDP      = 10
+	abiNewest   = 11 // the newest go-landlock v0.11.2 knows
+	abiNoKernel = 0
+)
+
+// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
+func landlockABI() (int, string) {
+	v, err := llsys.LandlockGetABIVersion()
+	if err != nil || v < 1 {
+		reason := "kernel without Landlock"
+		if err != nil {
+			reason = fmt.Sprintf("kernel without Landlock: %v", err)
+		}
+		return abiNoKernel, reason
+	}
+	return v, ""
+}
+
+// missing lists what the kernel's ABI cannot enforce of eff.
+func missing(eff *Effective, abi int) []string {
+	var m []string
+	if abi < abiFS {
+		m = append(m, fmt.Sprintf("file truncation (ABI %d)", abiFS))
+	}
+	if eff.Network != NetworkAll && abi < abiTCP {
+		m = append(m, fmt.Sprintf("TCP rules (ABI %d)", abiTCP))
+	}
+	if abi < abiScope {
+		m = append(m, fmt.Sprintf("signal scoping (ABI %d)", abiScope))
+	}
+	return m
+}
+
+// wrapOS makes cmd run through the launcher.
+func wrapOS(cmd *exec.Cmd, eff *Effective, launcherPath string) (string, string, error) {
+	abi, reason := landlockABI()
+	if abi == abiNoKernel {
+		return StateUnavailable, reason, nil
+	}
+	detail := fmt.Sprintf("Landlock ABI %d", abi)
+	if m := missing(eff, abi); len(m) > 0 {
+		if eff.Required {
+			return StateUnavailable, detail + " cannot enforce " + strings.Join(m, ", "), nil
+		}
+		detail += "; not enforced: " + strings.Join(m, ", ")
+	}
+	if launcherPath == "" {
+		return StateUnavailable, "no launcher binary", nil
+	}
+	spec, err := encodeSpec(eff)
+	if err != nil {
+		return StateUnavailable, err.Error(), err
+	}
+	args := append([]string{launcherPath, LauncherArg, spec, cmd.Path}, cmd.Args...)
+	cmd.Path, cmd.Args = launcherPath, args
+	return StateActive, detail, nil
+}
