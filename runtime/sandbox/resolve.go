@@ -93,7 +93,7 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 		eff.Network = NetworkAll
 		eff.ReadAll = true
 		if ctx.Cwd != "" {
-			eff.Write = append(eff.Write, ctx.Cwd)
+			eff.Write = append([]string{ctx.Cwd}, eff.Write...)
 		}
 		eff.Write = append(eff.Write, caches(ctx)...)
 	}
