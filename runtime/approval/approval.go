@@ -32,7 +32,11 @@ type Definition struct {
 	// EnvVars are the names of the host's variables the server gets
 	// (env_vars): a project that names GITHUB_TOKEN there asks again.
 	EnvVars []string `json:"env_vars,omitempty"`
-	URL     string   `json:"url,omitempty"`
+	// Sandbox is the server's sandbox policy as canonical text, "" for
+	// the default: a project that loosens it (grants a path, opens the
+	// network) asks again.
+	Sandbox string `json:"sandbox,omitempty"`
+	URL     string `json:"url,omitempty"`
 	// Headers are the header names only: values are secrets more often
 	// than not and do not change where a request goes.
 	Headers []string `json:"headers,omitempty"`
@@ -97,6 +101,7 @@ func (d Definition) Summary() []string {
 	if len(d.EnvVars) > 0 {
 		add("env_vars", strings.Join(d.canonical().EnvVars, ", "))
 	}
+	add("sandbox", d.Sandbox)
 	add("url", d.URL)
 	if len(d.Headers) > 0 {
 		add("headers", strings.Join(d.canonical().Headers, ", "))

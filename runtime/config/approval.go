@@ -7,7 +7,7 @@ import (
 )
 
 // Definition returns what an approval of the entry is pinned to: its
-// transport, command, args, cwd, environment (env and env_vars), URL and
+// transport, command, args, cwd, environment (env and env_vars), sandbox policy, URL and
 // header names, as the file wrote them (${VAR} unexpanded, so no secret is
 // hashed or shown).
 func (e *ServerEntry) Definition() approval.Definition {
@@ -26,6 +26,9 @@ func (e *ServerEntry) Definition() approval.Definition {
 		}
 	}
 	d.EnvVars = append([]string(nil), c.EnvVars...)
+	if c.Sandbox != nil && !c.Sandbox.IsDefault() {
+		d.Sandbox = c.Sandbox.DigestInput()
+	}
 	for k := range c.Headers {
 		d.Headers = append(d.Headers, k)
 	}

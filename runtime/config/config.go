@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 )
 
 // File is one configuration file: {"version": 1, "mcp": {"servers": {...}}}.
@@ -48,6 +50,10 @@ type ServerConfig struct {
 	// gets as they are (passthrough by name, such as "GITHUB_TOKEN"); a
 	// name the environment lacks is left out.
 	EnvVars []string `json:"env_vars,omitempty"`
+	// Sandbox confines a stdio server: "default", "strict", false or an
+	// object of grants (see package sandbox); nil is the default policy.
+	// A project file can only tighten it (see [Load]).
+	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
 
 	RequestTimeoutMS int `json:"request_timeout_ms,omitempty"`
 	// TaskTimeoutMS bounds a tool call the server runs as a task (SEP-2663),
@@ -139,6 +145,14 @@ const (
 // serverIDChars is the alphabet of server ids; the length is checked
 // apart, as a {1,64} repetition costs its regexp a 64-fold program.
 var serverIDChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]+$`) })
+
+// SandboxPolicy is the server's sandbox policy, the default when unset.
+func (c *ServerConfig) SandboxPolicy() sandbox.Policy {
+	if c.Sandbox == nil {
+		return sandbox.Policy{}
+	}
+	return *c.Sandbox
+}
 
 // ValidateServerID reports whether id is a valid server id:
 // ^[a-zA-Z0-9_-]{1,64}$.
@@ -243,6 +257,9 @@ func (c *ServerConfig) Validate() error {
 		if k == "" || strings.ContainsAny(k, " :\r\n\t") {
 			return bad("headers", "invalid header name %q", k)
 		}
+	}
+	if c.Sandbox != nil && c.TransportName() != "stdio" {
+		return bad("sandbox", "not used by transport %q (only local servers are sandboxed)", c.TransportName())
 	}
 	if len(c.EnvVars) > 0 && c.TransportName() != "stdio" {
 		return bad("env_vars", "not used by transport %q", c.TransportName())

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcp-host/mcp-host/internal/statefile"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 )
 
 // Sources of a server entry.
@@ -75,6 +76,9 @@ type ServerEntry struct {
 	DeniedTools []string
 	// Notes are warnings the managed policy adds (a setting it overrode).
 	Notes []string
+	// SandboxWarnings say what of a project's (or MCP_HOST_SERVERS')
+	// "sandbox" was ignored because it would loosen the policy.
+	SandboxWarnings []string
 }
 
 // Forced reports a server the managed policy provides: the user cannot
@@ -121,6 +125,7 @@ func (e *ServerEntry) Warnings() []string {
 		}
 		w = append(w, fmt.Sprintf(`"trust": true in %s is ignored: only the global config can skip confirmations`, where))
 	}
+	w = append(w, e.SandboxWarnings...)
 	if e.Stale != nil {
 		w = append(w, fmt.Sprintf("running the last good definition: %v", e.Stale))
 	}
@@ -210,6 +215,9 @@ func Load(opts LoadOptions) (*Effective, error) {
 			}
 			if e.Err != nil {
 				e.Err = e.Wrap(e.Err)
+			} else {
+				prev, had := merged[id]
+				e.Config.Sandbox, e.SandboxWarnings = layerSandbox(source, prev, had, e.Config.Sandbox)
 			}
 			merged[id] = e
 		}
@@ -359,4 +367,33 @@ func LineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(off) - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// layerSandbox is the sandbox policy of an entry of layer source that
+// replaces prev (when had): only the global config may loosen a policy or
+// turn it off. A later layer's policy is tightened against the definition
+// it replaces (see [sandbox.Tighten]); a project's server of its own keeps
+// its grants (the approval shows them) but not a false.
+func layerSandbox(source string, prev ServerEntry, had bool, p *sandbox.Policy) (*sandbox.Policy, []string) {
+	if source == SourceGlobal {
+		return p, nil
+	}
+	if had && prev.Err == nil && prev.Config.TransportName() == "stdio" {
+		t, warn := sandbox.Tighten(prev.Config.SandboxPolicy(), policyOrDefault(p))
+		if t.IsDefault() {
+			return nil, warn
+		}
+		return &t, warn
+	}
+	if p != nil && p.Off {
+		return nil, []string{`"sandbox": false is ignored: only the global config can turn the sandbox off`}
+	}
+	return p, nil
+}
+
+func policyOrDefault(p *sandbox.Policy) sandbox.Policy {
+	if p == nil {
+		return sandbox.Policy{}
+	}
+	return *p
 }

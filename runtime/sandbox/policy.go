@@ -109,6 +109,9 @@ func (p *Policy) UnmarshalJSON(data []byte) error {
 	dec.DisallowUnknownFields()
 	var o policyObject
 	if err := dec.Decode(&o); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return fmt.Errorf("sandbox: unknown field %s", name)
+		}
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	if o.Base != "" && o.Base != BaseDefault && o.Base != BaseStrict {
@@ -241,20 +244,30 @@ func Tighten(global, project Policy) (Policy, []string) {
 	}
 	out.Read = covered(project.Read, append(append([]string{}, global.Read...), global.Write...))
 	out.Write = covered(project.Write, global.Write)
-	out.Network = tighterNetwork(global.Network, project.Network)
+	out.Network = tighterNetwork(networkOf(global), networkOf(project))
+	if out.Network.Mode == networkOf(out).Mode && out.Network.Mode != NetworkAllow {
+		out.Network = nil // the base's own
+	}
 	for _, dropped := range append(notCovered(project.Read, append(append([]string{}, global.Read...), global.Write...)), notCovered(project.Write, global.Write)...) {
 		warn = append(warn, fmt.Sprintf("sandbox grant %q in a project file is ignored: the global config does not grant it", dropped))
 	}
 	return out, warn
 }
 
-// tighterNetwork returns the stricter of two network rules (nil: the base's).
+// networkOf is p's network rule, its base's when it sets none.
+func networkOf(p Policy) *Network {
+	switch {
+	case p.Network != nil:
+		return p.Network
+	case p.BaseName() == BaseStrict:
+		return &Network{Mode: NetworkNone}
+	}
+	return &Network{Mode: NetworkAll}
+}
+
+// tighterNetwork returns the stricter of two network rules.
 func tighterNetwork(a, b *Network) *Network {
 	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
 	case a.Mode == NetworkNone || b.Mode == NetworkNone:
 		return &Network{Mode: NetworkNone}
 	case a.Mode == NetworkAll:

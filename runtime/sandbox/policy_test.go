@@ -89,6 +89,13 @@ func TestTightenProjectCannotLoosen(t *testing.T) {
 	if strings.Join(got.Network.Allow, ",") != "b:443" {
 		t.Errorf("network lists: %+v, want their intersection", got.Network)
 	}
+	// Strict's "no network" holds against a project's "all".
+	if got, _ := Tighten(strict, Policy{Network: &Network{Mode: NetworkAll}}); got.Network != nil || got.BaseName() != BaseStrict {
+		t.Errorf("strict, project network all: %+v", got)
+	}
+	if got, _ := Tighten(Policy{Base: BaseStrict, Network: &Network{Mode: NetworkAllow, Allow: []string{"a:443"}}}, Policy{}); got.Network == nil || got.Network.Mode != NetworkAllow {
+		t.Errorf("global strict with a list, project default: %+v", got.Network)
+	}
 	if got, _ := Tighten(Policy{}, Policy{Required: true}); !got.Required {
 		t.Error("required from the project is kept")
 	}
