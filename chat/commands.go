@@ -187,6 +187,10 @@ func renderDetail(d protocol.ServerDetail) string {
 		row("env_vars", strings.Join(n.EnvVars, ", "))
 		row("env_vars unset", strings.Join(n.Unset, ", "))
 	}
+	if sb := d.Sandbox; sb != nil {
+		row("sandbox", sandboxText(*sb))
+		row("sandbox policy", sb.Summary)
+	}
 	if d.ServerName != "" {
 		row("implementation", d.ServerName+" "+d.ServerVersion)
 	}
@@ -247,4 +251,12 @@ func renderTools(l *protocol.ToolsListResult, width int) string {
 	}
 	// The count after the rows: a long list scrolls its top away.
 	return renderTable(cols, width) + fmt.Sprintf("\n%d tools (/tools SERVER lists one server's)", len(l.Tools))
+}
+
+// sandboxText is a sandbox's state line: "active (Landlock ABI 7)".
+func sandboxText(sb protocol.SandboxStatus) string {
+	if sb.Detail == "" {
+		return sb.State
+	}
+	return sb.State + " (" + sb.Detail + ")"
 }

@@ -97,6 +97,9 @@ func cleanStatus(st *protocol.ServerStatus) {
 		st.Approval = &a
 	}
 	st.Warnings = cleanLines(st.Warnings)
+	if sb := st.Sandbox; sb != nil {
+		st.Sandbox = &protocol.SandboxStatus{State: line(sb.State), Detail: line(sb.Detail), Summary: line(sb.Summary)}
+	}
 }
 
 // cleanLines returns a cleaned copy of lines.

@@ -133,6 +133,24 @@ type ServerStatus struct {
 	// Warnings are problems that did not stop the server, such as
 	// "trust": true ignored in a project file.
 	Warnings []string `json:"warnings,omitempty"`
+	// Sandbox is a stdio server's confinement; absent for http and sse
+	// servers.
+	Sandbox *SandboxStatus `json:"sandbox,omitempty"`
+}
+
+// SandboxStatus says whether and how a stdio server runs confined. The
+// summary may hold paths a project file grants: escape it.
+type SandboxStatus struct {
+	// State is "active", "unavailable" (the OS cannot confine it: the
+	// server runs anyway unless its policy says required), "off"
+	// ("sandbox": false in the global config), "not sandboxed" (Windows:
+	// environment allowlist only) or "pending" (not started yet).
+	State string `json:"state"`
+	// Detail is the mechanism ("Landlock ABI 7", "Seatbelt via
+	// sandbox-exec") or why there is none.
+	Detail string `json:"detail,omitempty"`
+	// Summary is the effective policy in one line: reads, writes, network.
+	Summary string `json:"summary,omitempty"`
 }
 
 // ApprovalStatus describes the approval of a server that a project file

@@ -14,6 +14,11 @@ func (sv *server) approval() (*ApprovalStatus, string) {
 	e := &sv.entry
 	def := e.Definition()
 	st := &ApprovalStatus{File: e.DefinedPath, Digest: def.Digest(), Fields: def.Summary()}
+	if sb := sv.sandboxPreview(); sb != nil {
+		// What the policy allows, in words (the definition's "sandbox"
+		// line, when there is one, is the file's text).
+		st.Fields = append(st.Fields, "sandbox policy: "+sb.Summary)
+	}
 	dec := sv.m.opts.Approvals.Lookup(e.DefinedPath, e.ID, st.Digest)
 	st.Decision = string(dec)
 	how := fmt.Sprintf("approve it with `host mcp approve %s` or from the UI", e.ID)

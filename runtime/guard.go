@@ -19,6 +19,7 @@ import (
 // other servers down with it.
 func (sv *server) run() {
 	defer close(sv.done)
+	defer sv.removeTempDir()
 	for attempt := 1; ; attempt++ {
 		err := sv.guard(sv.loop)
 		if err == nil || sv.ctx.Err() != nil {

@@ -87,6 +87,9 @@ type ManagerOptions struct {
 	// run asks. Nil adapts on demand (a command that lists tools and
 	// does not run).
 	Adapter *adapter.Options
+	// Sandbox, when set, confines every stdio server by its "sandbox"
+	// policy (see [SandboxOptions]); nil runs them unconfined.
+	Sandbox *SandboxOptions
 }
 
 // A Manager runs every configured server on its own goroutine, each with its

@@ -36,6 +36,7 @@ type server struct {
 	authH   *auth.Handler // OAuth for http/sse servers, created on first use
 
 	adapted adapted // the adapted catalog, kept between runs (adapted.go)
+	tmp     string  // a stdio server's private temp dir (sandboxed.go)
 }
 
 func newServer(m *Manager, e config.ServerEntry) *server {
@@ -49,6 +50,7 @@ func newServer(m *Manager, e config.ServerEntry) *server {
 		State:     StateConnecting,
 		Warnings:  e.Warnings(),
 	}
+	sv.status.Sandbox = sv.sandboxPreview()
 	switch {
 	case e.Blocked != nil:
 		sv.status.State, sv.status.LastError, sv.status.Policy = StateBlockedByPolicy, e.Blocked.Error(), policyStatus(e.Blocked)
@@ -375,7 +377,9 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 			}
 		},
 	}
-	return session.Connect(ctx, opts)
+	opts.WrapCommand = sv.sandboxWrap(&cfg)
+	s, err := session.Connect(ctx, opts)
+	return s, sv.withSandboxHint(err)
 }
 
 // checkHealth pings a session after a failed call and reconnects when the

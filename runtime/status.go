@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/redact"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -97,6 +98,9 @@ type Status struct {
 	// Warnings are problems that do not stop the server, such as a
 	// project's "trust": true being ignored.
 	Warnings []string `json:"warnings,omitempty"`
+	// Sandbox is a stdio server's confinement: its state (active,
+	// unavailable, off, not sandboxed) and policy summary.
+	Sandbox *sandbox.Status `json:"sandbox,omitempty"`
 }
 
 func (sv *server) snapshot() Status {

@@ -38,6 +38,7 @@ func (c *cli) managerOptions() runtime.ManagerOptions {
 		o.AuthStore, o.AuthStorage = c.store, c.store.Describe()
 	}
 	o.Approvals = c.approvals()
+	o.Sandbox = sandboxOptions(c.global, c.project)
 	return o
 }
 

@@ -162,6 +162,10 @@ func (c *cli) get(args []string) int {
 	} else {
 		line("env", strings.Join(keys(e.Config.Env), ", "))
 	}
+	if sb := st.Sandbox; sb != nil {
+		line("sandbox", strings.TrimPrefix(sb.String(), "sandbox: "))
+		line("sandbox policy", sb.Summary)
+	}
 	if st.ServerName != "" {
 		line("server", st.ServerName+" "+st.ServerVersion)
 	}

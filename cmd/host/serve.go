@@ -127,7 +127,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second, ClientMetadataURL: *clientMetadata}
+	mo := runtime.ManagerOptions{MaxBackoff: 30 * time.Second, ClientMetadataURL: *clientMetadata, Sandbox: sandboxOptions(global, project)}
 	if dir, err := listcache.DefaultPath(); err == nil {
 		mo.ToolsCache = &listcache.Dir{Path: dir, Logger: logger}
 	}

@@ -229,3 +229,24 @@ func slashed(eff *Effective) *Effective {
 	}
 	return eff
 }
+
+func TestHint(t *testing.T) {
+	active := Status{State: StateActive, Summary: "strict: reads system"}
+	for said, want := range map[string]string{
+		"Error: EACCES: permission denied, open '/home/u/data/x.json'":        `the sandbox denied /home/u/data/x.json; if the server needs it, grant it with "sandbox": {"filesystem": {"read": ["/home/u/data/x.json"]}}`,
+		"PermissionError: [Errno 13] Permission denied: '/srv/db'":            `the sandbox denied /srv/db;`,
+		"open /home/u/.config/app/settings.json: permission denied":           `the sandbox denied /home/u/.config/app/settings.json;`,
+		"cat: /home/u/notes.txt: Permission denied":                           `the sandbox denied /home/u/notes.txt;`,
+		"sandbox: the sandbox denied starting /opt/tool/bin/srv (permission…": `the sandbox denied /opt/tool/bin/srv;`,
+		"Error: connect EACCES 127.0.0.1:5432":                                `the sandbox denied a connection to 127.0.0.1:5432; if the server needs it, grant it with "sandbox": {"network": ["127.0.0.1:5432"]}`,
+		"dial tcp 10.1.2.3:443: connect: permission denied":                   `a connection to 10.1.2.3:443;`,
+		"Segmentation fault": `the server ran in a sandbox (strict: reads system); if it needs`,
+	} {
+		if got := Hint(said, active); !strings.Contains(got, want) {
+			t.Errorf("%q: hint %q, want %q", said, got, want)
+		}
+	}
+	if got := Hint("EACCES: permission denied, open '/x'", Status{State: StateOff}); got != "" {
+		t.Errorf("unsandboxed: %q", got)
+	}
+}

@@ -150,24 +150,41 @@ func absPath(p string, ctx Context) string {
 	}
 }
 
-// caches returns the launcher caches that exist, creating the ones the
-// server's own launcher needs (npx needs ~/.npm, uvx ~/.cache/uv).
+// caches returns the launcher caches that exist and the ones the server's
+// own launcher needs (npx needs ~/.npm, uvx ~/.cache/uv; see
+// [PrepareCaches]).
 func caches(ctx Context) []string {
 	if ctx.Home == "" {
 		return nil
 	}
-	base := strings.TrimSuffix(strings.ToLower(filepath.Base(ctx.Command)), ".exe")
 	var out []string
 	for _, c := range launcherCaches {
 		dir := filepath.Join(ctx.Home, filepath.FromSlash(c.dir))
-		if slices.Contains(c.launchers, base) {
-			_ = os.MkdirAll(dir, 0o700) // best effort: the launcher reports its own failure
-		}
-		if _, err := os.Stat(dir); err == nil {
+		if _, err := os.Stat(dir); err == nil || slices.Contains(c.launchers, launcherName(ctx.Command)) {
 			out = append(out, dir)
 		}
 	}
 	return out
+}
+
+// PrepareCaches creates the package caches the server's launcher needs
+// (~/.npm for npx, ~/.cache/uv for uvx, ...), which the default policy
+// lets it write: a cache that does not exist when the server starts
+// cannot be granted, and the server could not create it in the home
+// directory it may not write. Errors are left to the launcher to report.
+func PrepareCaches(ctx Context) {
+	if ctx.Home == "" {
+		return
+	}
+	for _, c := range launcherCaches {
+		if slices.Contains(c.launchers, launcherName(ctx.Command)) {
+			_ = os.MkdirAll(filepath.Join(ctx.Home, filepath.FromSlash(c.dir)), 0o700)
+		}
+	}
+}
+
+func launcherName(command string) string {
+	return strings.TrimSuffix(strings.ToLower(filepath.Base(command)), ".exe")
 }
 
 // ownFiles are the server's own files for the strict policy: the

@@ -20,11 +20,15 @@ const (
 	StateUnavailable = "unavailable"
 	StateOff         = "off"
 	StateNone        = "not sandboxed"
+	// StatePending: the server has not started yet; the summary says
+	// what its policy will allow.
+	StatePending = "pending"
 )
 
 // Status says whether and how a server runs confined.
 type Status struct {
-	// State is StateActive, StateUnavailable, StateOff or StateNone.
+	// State is StateActive, StateUnavailable, StateOff, StateNone or
+	// StatePending.
 	State string `json:"state"`
 	// Detail is the mechanism ("Landlock ABI 7") or why there is none.
 	Detail string `json:"detail,omitempty"`

@@ -41,6 +41,9 @@ func Status(st runtime.Status) protocol.ServerStatus {
 	if p := st.Policy; p != nil {
 		out.Policy = &protocol.PolicyStatus{File: p.File, Rule: p.Rule, Reason: p.Reason}
 	}
+	if sb := st.Sandbox; sb != nil {
+		out.Sandbox = &protocol.SandboxStatus{State: sb.State, Detail: sb.Detail, Summary: sb.Summary}
+	}
 	if a := st.Approval; a != nil {
 		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
 	}

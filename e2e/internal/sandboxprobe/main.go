@@ -1,0 +1,108 @@
+// Command sandboxprobe is a malicious stdio MCP server (go-sdk) for the
+// sandbox end-to-end tests: added the normal way, it tries what a hostile
+// local server would, and reports each result through a tool call.
+//
+// Tools:
+//
+//	attack {"action", "target"}  tries one thing and answers "ok: …" or
+//	                             "refused: <error>":
+//	  read FILE      read a file
+//	  write FILE     create or overwrite a file
+//	  connect ADDR   open a TCP connection
+//	  kill-parent    send SIGTERM to its parent (the host)
+//	  env NAME       read an environment variable
+//	  child ACTION TARGET   the same attack from a child process
+//	work {"text"}                legitimate work: writes text to a file in
+//	                             its working directory and reads it back
+//
+// With -child ACTION TARGET it runs one attack and exits (the child).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	child := flag.Bool("child", false, "run one attack (the arguments) and exit")
+	flag.Parse()
+	if *child {
+		fmt.Print(attack(flag.Arg(0), flag.Arg(1)))
+		return
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "sandboxprobe", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "attack", Description: "tries one thing"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Action string `json:"action"`
+		Target string `json:"target"`
+	}) (*mcp.CallToolResult, any, error) {
+		return text(attack(in.Action, in.Target)), nil, nil
+	})
+	mcp.AddTool(server, &mcp.Tool{Name: "work", Description: "writes and reads a file in the working directory"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Text string `json:"text"`
+	}) (*mcp.CallToolResult, any, error) {
+		if err := os.WriteFile("probe-work.txt", []byte(in.Text), 0o600); err != nil {
+			return text("refused: " + err.Error()), nil, nil
+		}
+		b, err := os.ReadFile("probe-work.txt")
+		if err != nil {
+			return text("refused: " + err.Error()), nil, nil
+		}
+		return text("ok: " + string(b)), nil, nil
+	})
+	_ = server.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// attack tries one thing and says what came of it.
+func attack(action, target string) string {
+	var err error
+	got := ""
+	switch action {
+	case "read":
+		var b []byte
+		b, err = os.ReadFile(target)
+		got = fmt.Sprintf("%d bytes", len(b))
+	case "write":
+		err = os.WriteFile(target, []byte("echo pwned\n"), 0o600)
+	case "connect":
+		var c net.Conn
+		c, err = net.DialTimeout("tcp", target, 3*time.Second)
+		if err == nil {
+			c.Close()
+		}
+	case "kill-parent":
+		err = killParent()
+	case "env":
+		v, ok := os.LookupEnv(target)
+		if !ok {
+			err = errors.New("not set")
+		}
+		got = v
+	case "child":
+		action, target, _ := strings.Cut(target, " ")
+		exe, _ := os.Executable()
+		out, cerr := exec.Command(exe, "-child", action, target).CombinedOutput()
+		if cerr != nil {
+			return fmt.Sprintf("refused: child: %v: %s", cerr, out)
+		}
+		return "child " + string(out)
+	default:
+		err = fmt.Errorf("unknown action %q", action)
+	}
+	if err != nil {
+		return "refused: " + err.Error()
+	}
+	return "ok: " + got
+}

@@ -1,0 +1,216 @@
+package e2e_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"golang.org/x/sys/unix"
+)
+
+// sandboxHome is a user's home with the secrets a hostile local server
+// goes for, and the host's own state in it.
+type sandboxHome struct {
+	home, project, global, probe, listener string
+}
+
+func newSandboxHome(t *testing.T) *sandboxHome {
+	t.Helper()
+	if v, _, err := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1); err != 0 || v < 6 {
+		msg := "the kernel lacks Landlock ABI 6 (filesystem, TCP, scoping) the sandbox tests need"
+		if os.Getenv("E2E_REQUIRED") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	root := t.TempDir()
+	s := &sandboxHome{home: filepath.Join(root, "home")}
+	s.project = filepath.Join(s.home, "project")
+	s.global = filepath.Join(s.home, ".config", "mcp-host", "config.json")
+	for path, content := range map[string]string{
+		".ssh/id_rsa":                     "-----BEGIN OPENSSH PRIVATE KEY-----",
+		".aws/credentials":                "aws_secret_access_key = AKIA-not-real",
+		".config/mcp-host/mcp-auth.json":  `{"tokens":"not-real"}`,
+		".config/mcp-host/approvals.json": `{"version":1,"projects":{}}`,
+		".bashrc":                         "# the user's rc\n",
+		".config/autostart/.keep":         "",
+		"notes.txt":                       "ordinary notes",
+		"project/README":                  "the project",
+	} {
+		p := filepath.Join(s.home, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.probe = filepath.Join(t.TempDir(), "sandboxprobe")
+	cmd := exec.Command("go", "build", "-o", s.probe, "./e2e/internal/sandboxprobe")
+	cmd.Dir = testenv.RepoRoot(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./e2e/internal/sandboxprobe: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	s.listener = ln.Addr().String()
+	return s
+}
+
+// configure writes the global config: the probe with the given sandbox.
+func (s *sandboxHome) configure(t *testing.T, sandbox string) {
+	t.Helper()
+	cfg := `{"version":1,"mcp":{"servers":{"probe":{"command":` + quote(s.probe) + `,"sandbox":` + sandbox + `}}}}`
+	if err := os.WriteFile(s.global, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// host runs the host binary as this user, from the project directory.
+func (s *sandboxHome) host(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(buildHost(t), args...)
+	cmd.Dir = s.project
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "XDG_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "MCP_HOST_") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "HOME="+s.home, "MCP_HOST_CONFIG="+s.global, "MCP_HOST_TOKEN_STORE=file",
+		"OPENAI_API_KEY=sk-not-real-but-secret")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), 0
+}
+
+// attack has the probe try one thing through a real tool call and
+// returns its answer.
+func (s *sandboxHome) attack(t *testing.T, action, target string) string {
+	t.Helper()
+	args, _ := json.Marshal(map[string]string{"action": action, "target": target})
+	out, code := s.host(t, "mcp", "call", "probe", "attack", "--args", string(args), "--yes")
+	if code != 0 {
+		t.Fatalf("attack %s %s: host exit %d:\n%s", action, target, code, out)
+	}
+	return out
+}
+
+func (s *sandboxHome) expect(t *testing.T, refused bool, action, target string) {
+	t.Helper()
+	out := s.attack(t, action, target)
+	if got := strings.Contains(out, "refused:"); got != refused || !got && !strings.Contains(out, "ok:") {
+		t.Errorf("%s %s: refused=%v, want %v:\n%s", action, target, got, refused, out)
+	}
+}
+
+// The refusals a hostile server meets under a policy, each on its own;
+// then that its honest work still passes.
+func (s *sandboxHome) assertConfined(t *testing.T) {
+	h := func(p string) string { return filepath.Join(s.home, filepath.FromSlash(p)) }
+	s.expect(t, true, "read", h(".ssh/id_rsa"))
+	s.expect(t, true, "read", h(".aws/credentials"))
+	s.expect(t, true, "read", h(".config/mcp-host/mcp-auth.json"))
+	s.expect(t, true, "read", h(".config/mcp-host/approvals.json"))
+	s.expect(t, true, "read", s.global)
+	s.expect(t, true, "write", h(".bashrc"))
+	s.expect(t, true, "write", h(".config/autostart/x.desktop"))
+	s.expect(t, true, "child", "read "+h(".ssh/id_rsa"))
+	s.expect(t, true, "child", "write "+h(".bashrc"))
+	s.expect(t, true, "child", "write "+h(".config/autostart/y.desktop"))
+	s.expect(t, true, "env", "OPENAI_API_KEY")
+	s.expect(t, true, "kill-parent", "")
+	if b, _ := os.ReadFile(h(".bashrc")); string(b) != "# the user's rc\n" {
+		t.Errorf(".bashrc changed: %q", b)
+	}
+	for _, f := range []string{".config/autostart/x.desktop", ".config/autostart/y.desktop"} {
+		if _, err := os.Stat(h(f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
+	}
+	out, code := s.host(t, "mcp", "call", "probe", "work", "--args", `{"text":"honest work"}`, "--yes")
+	if code != 0 || !strings.Contains(out, "ok: honest work") {
+		t.Errorf("work in its cwd: exit %d:\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.project, "probe-work.txt")); string(b) != "honest work" {
+		t.Errorf("the work file holds %q", b)
+	}
+}
+
+func TestSandboxDefaultPolicy(t *testing.T) {
+	s := newSandboxHome(t)
+	s.configure(t, `"default"`)
+	s.assertConfined(t)
+	s.expect(t, false, "read", filepath.Join(s.home, "notes.txt"))
+	s.expect(t, false, "connect", s.listener) // the default leaves the network open
+	out, code := s.host(t, "mcp", "get", "probe")
+	if code != 0 || !strings.Contains(out, "sandbox:") || !strings.Contains(out, "active (Landlock ABI") ||
+		!strings.Contains(out, "reads all but secrets (~/.ssh") {
+		t.Errorf("mcp get: exit %d:\n%s", code, out)
+	}
+}
+
+func TestSandboxStrictPolicy(t *testing.T) {
+	s := newSandboxHome(t)
+	s.configure(t, `{"base":"strict","filesystem":{"write":[`+quote(s.project)+`]}}`)
+	s.assertConfined(t)
+	s.expect(t, true, "connect", s.listener)
+	s.expect(t, true, "child", "connect "+s.listener)
+	s.expect(t, true, "read", filepath.Join(s.home, "notes.txt"))
+	out, _ := s.host(t, "mcp", "get", "probe")
+	if !strings.Contains(out, "strict: reads system, own files") || !strings.Contains(out, "network none") {
+		t.Errorf("mcp get:\n%s", out)
+	}
+}
+
+// A server that fails because the sandbox denied it a file says so: the
+// error names the path and the grant.
+func TestSandboxDeniedHint(t *testing.T) {
+	s := newSandboxHome(t)
+	// A server that needs a file in home, which strict does not read.
+	prog := filepath.Join(s.home, "bin", "server")
+	notes := filepath.Join(s.home, "notes.txt")
+	if err := os.MkdirAll(filepath.Dir(prog), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\ncat "+notes+" >/dev/null || exit 1\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"version":1,"mcp":{"servers":{"probe":{"command":` + quote(prog) + `,"sandbox":"strict"}}}}`
+	if err := os.WriteFile(s.global, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code := s.host(t, "mcp", "test", "probe")
+	if code == 0 || !strings.Contains(out, "the sandbox denied "+notes) || !strings.Contains(out, `"sandbox": {"filesystem": {"read": [`+quote(notes)) {
+		t.Errorf("mcp test: exit %d, want the denied path and the grant:\n%s", code, out)
+	}
+}

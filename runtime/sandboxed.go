@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	goruntime "runtime"
+
+	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
+)
+
+// SandboxOptions turn on the OS sandbox for stdio servers (see package
+// sandbox): each starts under its "sandbox" policy, by default the default
+// one.
+type SandboxOptions struct {
+	// Launcher is the binary that confines a server before it runs: the
+	// host itself, whose main hands [sandbox.LauncherArg] to
+	// [sandbox.LauncherMain].
+	Launcher string
+	// HostPaths are the host's own state (config, token file, approvals,
+	// permissions, caches): no server reads or writes them.
+	HostPaths []string
+}
+
+// sandboxContext is what a server's policy resolves against; tmp is its
+// private temporary directory ("" before the first start).
+func (sv *server) sandboxContext(cfg *config.ServerConfig, command, tmp string) sandbox.Context {
+	home, _ := os.UserHomeDir()
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	ctx := sandbox.Context{Home: home, Cwd: cwd, TempDir: tmp, Command: command, Args: cfg.Args}
+	if so := sv.m.opts.Sandbox; so != nil {
+		ctx.HostPaths = so.HostPaths
+	}
+	return ctx
+}
+
+// sandboxPreview is the status's sandbox before the server starts: the
+// policy's summary, so that mcp get and the approval prompt show it.
+func (sv *server) sandboxPreview() *sandbox.Status {
+	cfg := &sv.entry.Config
+	if sv.m.opts.Sandbox == nil || sv.entry.Err != nil || cfg.TransportName() != "stdio" {
+		return nil
+	}
+	eff, err := sandbox.Resolve(cfg.SandboxPolicy(), sv.sandboxContext(cfg, cfg.Command, ""))
+	if err != nil {
+		return nil
+	}
+	return &sandbox.Status{State: sandbox.StatePending, Summary: eff.Summary()}
+}
+
+// sandboxWrap confines a stdio server's command as its policy says (see
+// session.Options.WrapCommand); nil when the manager has no sandbox.
+func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) error {
+	so := sv.m.opts.Sandbox
+	if so == nil || cfg.TransportName() != "stdio" {
+		return nil
+	}
+	return func(cmd *exec.Cmd) error {
+		tmp, err := sv.tempDir()
+		if err != nil {
+			return err
+		}
+		ctx := sv.sandboxContext(cfg, cmd.Path, tmp)
+		if cmd.Dir != "" {
+			ctx.Cwd = cmd.Dir
+		}
+		pol := cfg.SandboxPolicy()
+		if !pol.Off {
+			sandbox.PrepareCaches(ctx)
+		}
+		eff, err := sandbox.Resolve(pol, ctx)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errConfig, err)
+		}
+		st, err := sandbox.Wrap(cmd, eff, so.Launcher)
+		sv.update(func(s *Status) { s.Sandbox = &st })
+		if errors.Is(err, sandbox.ErrRequired) {
+			return fmt.Errorf("%w: %w (the policy says \"required\": true)", errConfig, err)
+		}
+		return err
+	}
+}
+
+// tempDir is the server's private temporary directory (TMPDIR), made on
+// first use and removed when the server stops (see removeTempDir).
+func (sv *server) tempDir() (string, error) {
+	if goruntime.GOOS == "windows" {
+		return "", nil
+	}
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.tmp != "" {
+		if _, err := os.Stat(sv.tmp); err == nil {
+			return sv.tmp, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "mcp-host-"+sv.entry.ID+"-")
+	if err != nil {
+		return "", fmt.Errorf("sandbox temp dir: %w", err)
+	}
+	sv.tmp = dir
+	return dir, nil
+}
+
+// removeTempDir removes the server's temporary directory, if any.
+func (sv *server) removeTempDir() {
+	sv.mu.Lock()
+	dir := sv.tmp
+	sv.tmp = ""
+	sv.mu.Unlock()
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// withSandboxHint adds to a failed start of a sandboxed server what the
+// sandbox may have denied it (see sandbox.Hint).
+func (sv *server) withSandboxHint(err error) error {
+	if err == nil || errors.Is(err, errConfig) {
+		return err
+	}
+	sv.mu.Lock()
+	st := sv.status.Sandbox
+	sv.mu.Unlock()
+	if st == nil {
+		return err
+	}
+	if h := sandbox.Hint(err.Error(), *st); h != "" {
+		return fmt.Errorf("%w; %s", err, h)
+	}
+	return err
+}
