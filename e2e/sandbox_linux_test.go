@@ -214,3 +214,53 @@ func TestSandboxDeniedHint(t *testing.T) {
 		t.Errorf("mcp test: exit %d, want the denied path and the grant:\n%s", code, out)
 	}
 }
+
+// The npm filesystem server, started by the host binary, works on the
+// directory granted to it under the default policy and under strict; a
+// directory not granted stays out of its reach even where the server's own
+// rules would allow it.
+func TestSandboxFilesystemServer(t *testing.T) {
+	argv := testenv.NodeBin(t, "mcp-server-filesystem")
+	s := newSandboxHome(t)
+	files := filepath.Join(t.TempDir(), "files")
+	other := filepath.Join(s.home, "other")
+	for _, d := range []string{files, other} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(files, "notes.txt"), []byte("remember the milk"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args, _ := json.Marshal(append(argv[1:], files, other))
+	for _, tc := range []struct{ name, sandbox string }{
+		{"default", `{"filesystem":{"write":[` + quote(files) + `]}}`},
+		{"strict", `{"base":"strict","filesystem":{"write":[` + quote(files) + `]}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := `{"version":1,"mcp":{"servers":{"files":{"command":` + quote(argv[0]) + `,"args":` + string(args) + `,"sandbox":` + tc.sandbox + `}}}}`
+			if err := os.WriteFile(s.global, []byte(cfg), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			call := func(tool string, in map[string]string) (string, int) {
+				b, _ := json.Marshal(in)
+				return s.host(t, "mcp", "call", "files", tool, "--args", string(b), "--yes")
+			}
+			if out, code := call("read_text_file", map[string]string{"path": filepath.Join(files, "notes.txt")}); code != 0 || !strings.Contains(out, "remember the milk") {
+				t.Errorf("read in the granted directory: exit %d:\n%s", code, out)
+			}
+			target := filepath.Join(files, tc.name+".txt")
+			if out, code := call("write_file", map[string]string{"path": target, "content": "written " + tc.name}); code != 0 {
+				t.Errorf("write in the granted directory: exit %d:\n%s", code, out)
+			}
+			if b, _ := os.ReadFile(target); string(b) != "written "+tc.name {
+				t.Errorf("%s holds %q", target, b)
+			}
+			// The server allows "other", the sandbox does not let it write there.
+			out, _ := call("write_file", map[string]string{"path": filepath.Join(other, "x.txt"), "content": "x"})
+			if _, err := os.Stat(filepath.Join(other, "x.txt")); err == nil {
+				t.Errorf("wrote outside the grant:\n%s", out)
+			}
+		})
+	}
+}
