@@ -25,7 +25,13 @@ import (
 func TestServeProtocol(t *testing.T) {
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	dir := t.TempDir()
-	inLog := filepath.Join(dir, "everything-stdin.jsonl")
+	// The log is in a directory of its own, granted to the server's
+	// sandbox: dir holds the host's config, which no server may write.
+	logDir := filepath.Join(dir, "log")
+	if err := os.Mkdir(logDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	inLog := filepath.Join(logDir, "everything-stdin.jsonl")
 
 	// A server that accepts the connection and never answers: it stays
 	// "connecting" for the whole test.
@@ -48,7 +54,9 @@ func TestServeProtocol(t *testing.T) {
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"everything": map[string]any{"transport": "stdio", "command": "sh",
-			"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...)},
+			"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...),
+			// tee writes its log outside the server's cwd: grant it.
+			"sandbox": map[string]any{"filesystem": map[string]any{"write": []string{logDir}}}},
 		"slow":   map[string]any{"transport": "http", "url": slow.URL, "startup_timeout_ms": 600000},
 		"broken": map[string]any{"transport": "stdio", "command": filepath.Join(dir, "no-such-command")},
 		"notes":  map[string]any{"transport": "http", "url": demoEnv.MCPURL},
@@ -321,7 +329,9 @@ func TestServeProtocol(t *testing.T) {
 	t.Run("config edits apply without a restart", func(t *testing.T) {
 		writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 			"everything": map[string]any{"transport": "stdio", "command": "sh",
-				"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...)},
+				"args": append([]string{"-c", `tee "$0" | "$@"`, inLog}, append(everything, "stdio")...),
+				// tee writes its log outside the server's cwd: grant it.
+				"sandbox": map[string]any{"filesystem": map[string]any{"write": []string{logDir}}}},
 			"slow":  map[string]any{"transport": "http", "url": slow.URL, "startup_timeout_ms": 600000},
 			"notes": map[string]any{"transport": "http", "url": demoEnv.MCPURL},
 			"added": map[string]any{"transport": "http", "url": "http://127.0.0.1:1/mcp"},
