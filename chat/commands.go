@@ -188,8 +188,7 @@ func renderDetail(d protocol.ServerDetail) string {
 		row("env_vars unset", strings.Join(n.Unset, ", "))
 	}
 	if sb := d.Sandbox; sb != nil {
-		row("sandbox", sandboxText(*sb))
-		row("sandbox policy", sb.Summary)
+		row("sandbox", sandboxText(*sb)+"; "+sb.Summary)
 	}
 	if d.ServerName != "" {
 		row("implementation", d.ServerName+" "+d.ServerVersion)

@@ -103,8 +103,9 @@ func checkShortGrace(t *testing.T, what string, evs []serverEvent) {
 func TestCLIOneShotStubbornStdioExitsSoon(t *testing.T) {
 	bin := buildHostile(t)
 	h := newHostCLI(t)
-	tree := filepath.Join(t.TempDir(), "tree")
-	events := filepath.Join(t.TempDir(), "events")
+	// In the server's working directory, which its sandbox lets it write.
+	tree := filepath.Join(h.dir, "tree")
+	events := filepath.Join(h.dir, "events")
 	addStdio(t, h, "stubborn", bin, "-stubborn", "-tree", tree, "-events", events)
 	for _, args := range [][]string{
 		{"mcp", "call", "stubborn", "echo", "--args", `{"text":"hi there"}`, "--yes"},

@@ -163,8 +163,8 @@ func (c *cli) get(args []string) int {
 		line("env", strings.Join(keys(e.Config.Env), ", "))
 	}
 	if sb := st.Sandbox; sb != nil {
-		line("sandbox", strings.TrimPrefix(sb.String(), "sandbox: "))
-		line("sandbox policy", sb.Summary)
+		// One line: the state, then what the policy allows.
+		line("sandbox", strings.TrimPrefix(sb.String(), "sandbox: ")+"; "+sb.Summary)
 	}
 	if st.ServerName != "" {
 		line("server", st.ServerName+" "+st.ServerVersion)
