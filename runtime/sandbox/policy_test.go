@@ -162,7 +162,7 @@ func TestResolveAndSummary(t *testing.T) {
 		t.Errorf("strict summary %q", sum)
 	}
 	eff, _ = Resolve(Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:443"}}}, ctx)
-	if !strings.HasSuffix(eff.Summary(), "network only api.github.com:443") {
+	if !strings.HasSuffix(eff.Summary(), "network only api.github.com:443 (by port: any host on those ports)") {
 		t.Errorf("summary %q", eff.Summary())
 	}
 	eff, _ = Resolve(Policy{Off: true}, ctx)

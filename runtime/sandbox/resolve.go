@@ -293,7 +293,8 @@ func (e *Effective) Summary() string {
 	}
 	net := e.Network
 	if e.Network == NetworkAllow {
-		net = "only " + strings.Join(e.Allow, ", ")
+		// Landlock and Seatbelt match the port, not the host.
+		net = "only " + strings.Join(e.Allow, ", ") + " (by port: any host on those ports)"
 	}
 	return fmt.Sprintf("%s: reads %s; writes %s; network %s", e.Base, reads, strings.Join(writes, ", "), net)
 }
