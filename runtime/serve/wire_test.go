@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,5 +105,16 @@ func TestConfirmToolSaysWhatChanged(t *testing.T) {
 	s.confirmTool(context.Background(), req)
 	if strings.Contains(u.got.Message, "changed") || u.got.Tool.ChangedFields != nil {
 		t.Errorf("an unchanged tool's confirm speaks of a change: %q %q", u.got.Message, u.got.Tool.ChangedFields)
+	}
+}
+
+// A stdio server's sandbox reaches the wire as the runtime has it.
+func TestWireCarriesSandbox(t *testing.T) {
+	st := wireStatus(runtime.Status{ID: "s", Sandbox: &sandbox.Status{State: sandbox.StateActive, Detail: "Landlock ABI 7", Summary: "default: reads all but secrets"}})
+	if sb := st.Sandbox; sb == nil || sb.State != "active" || sb.Detail != "Landlock ABI 7" || sb.Summary != "default: reads all but secrets" {
+		t.Errorf("sandbox on the wire: %+v", st.Sandbox)
+	}
+	if st := wireStatus(runtime.Status{ID: "h"}); st.Sandbox != nil {
+		t.Errorf("an http server has a sandbox: %+v", st.Sandbox)
 	}
 }
