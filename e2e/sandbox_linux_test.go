@@ -149,6 +149,7 @@ func (s *sandboxHome) assertConfined(t *testing.T) {
 	s.expect(t, true, "child", "write "+h(".config/autostart/y.desktop"))
 	s.expect(t, true, "env", "OPENAI_API_KEY")
 	s.expect(t, true, "kill-parent", "")
+	s.expect(t, true, "parent-environ", "")
 	if b, _ := os.ReadFile(h(".bashrc")); string(b) != "# the user's rc\n" {
 		t.Errorf(".bashrc changed: %q", b)
 	}

@@ -128,6 +128,8 @@ func TestLauncherDefaultPolicy(t *testing.T) {
 	expect(t, eff, f.cwd, true, "child", "write", h("project/child.txt"))
 	// The server cannot signal the host (its parent, outside the domain).
 	expect(t, eff, f.cwd, false, "kill", "0")
+	// Nor read its environment (where the host keeps API keys), even as root.
+	expect(t, eff, f.cwd, false, "parent-environ")
 	// Network is open under the default policy.
 	ln := listen(t)
 	expect(t, eff, f.cwd, true, "connect", ln)
@@ -185,6 +187,7 @@ func TestProbeUnconfined(t *testing.T) {
 		{"connect", listen(t)},
 		{"udp"},
 		{"kill", "0"},
+		{"parent-environ"},
 	} {
 		cmd := exec.Command(self, args...)
 		cmd.Env = append(os.Environ(), "SANDBOX_PROBE=1")

@@ -10,6 +10,7 @@
 //	  write FILE     create or overwrite a file
 //	  connect ADDR   open a TCP connection
 //	  kill-parent    send SIGTERM to its parent (the host)
+//	  parent-environ read its parent's environment from /proc
 //	  env NAME       read an environment variable
 //	  child ACTION TARGET   the same attack from a child process
 //	work {"text"}                legitimate work: writes text to a file in
@@ -84,6 +85,11 @@ func attack(action, target string) string {
 		}
 	case "kill-parent":
 		err = killParent()
+	case "parent-environ":
+		// The host's environment, where its API keys are, through /proc.
+		var b []byte
+		b, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+		got = fmt.Sprintf("%d bytes", len(b))
 	case "env":
 		v, ok := os.LookupEnv(target)
 		if !ok {
