@@ -19,6 +19,8 @@ import (
 // goes for, and the host's own state in it.
 type sandboxHome struct {
 	home, project, global, probe, listener string
+	// bin is the host binary; "" is buildHost's.
+	bin string
 }
 
 func newSandboxHome(t *testing.T) *sandboxHome {
@@ -90,7 +92,11 @@ func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // host runs the host binary as this user, from the project directory.
 func (s *sandboxHome) host(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(buildHost(t), args...)
+	bin := s.bin
+	if bin == "" {
+		bin = buildHost(t)
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = s.project
 	var env []string
 	for _, kv := range os.Environ() {
@@ -264,4 +270,21 @@ func TestSandboxFilesystemServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With host-sandbox beside the host binary (as make build puts it), the
+// host uses it as the launcher: the same refusals, the same honest work.
+func TestSandboxLauncherBinary(t *testing.T) {
+	s := newSandboxHome(t)
+	dir := t.TempDir()
+	s.bin = filepath.Join(dir, "host")
+	for pkg, out := range map[string]string{"./cmd/host": s.bin, "./cmd/host-sandbox": filepath.Join(dir, "host-sandbox")} {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Dir = testenv.RepoRoot(t)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+		}
+	}
+	s.configure(t, `"default"`)
+	s.assertConfined(t)
 }

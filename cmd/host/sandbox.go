@@ -22,7 +22,7 @@ func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	}
 	o := &runtime.SandboxOptions{}
 	if self, err := os.Executable(); err == nil {
-		o.Launcher = self
+		o.Launcher = launcherPath(self)
 	}
 	dir := filepath.Dir(global)
 	o.HostPaths = []string{global, filepath.Join(tokenStoreDir(global), tokenstore.FileName),
@@ -44,4 +44,19 @@ func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	// approval again.
 	_ = project
 	return o
+}
+
+// launcherName is the launcher-only binary (cmd/host-sandbox) that make
+// build puts next to host.
+const launcherName = "host-sandbox"
+
+// launcherPath is the sandbox launcher for the host binary self:
+// host-sandbox beside it when it is there (a server starts faster through
+// it, see docs/SANDBOX.md), else self, which runs the same launcher.
+func launcherPath(self string) string {
+	side := filepath.Join(filepath.Dir(self), launcherName)
+	if fi, err := os.Stat(side); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+		return side
+	}
+	return self
 }
