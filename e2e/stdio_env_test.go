@@ -63,7 +63,7 @@ func TestStdioServerGetsOnlyItsEnvironment(t *testing.T) {
 		k, v, _ := strings.Cut(l, "=")
 		seen[k] = v
 	}
-	for _, kv := range append([]string{"E2E_NOT_GRANTED=x"}, envSecrets...) {
+	for _, kv := range append([]string{"E2E_NOT_GRANTED=withheld-e2e-value"}, envSecrets...) {
 		name, _, _ := strings.Cut(kv, "=")
 		if v, ok := seen[name]; ok {
 			t.Errorf("the server read %s=%q from the host's environment", name, v)
@@ -101,7 +101,7 @@ func TestStdioServerGetsOnlyItsEnvironment(t *testing.T) {
 			t.Errorf("mcp get lacks %q:\n%s", want, text)
 		}
 	}
-	for _, kv := range append([]string{"E2E_GRANTED=granted-e2e-value", "MODE=configured-e2e", "E2E_NOT_GRANTED=x"}, envSecrets...) {
+	for _, kv := range append([]string{"E2E_GRANTED=granted-e2e-value", "MODE=configured-e2e", "E2E_NOT_GRANTED=withheld-e2e-value"}, envSecrets...) {
 		name, value, _ := strings.Cut(kv, "=")
 		for what, o := range map[string]string{"mcp get": text, "mcp get --json": js} {
 			if strings.Contains(o, value) || (name != "E2E_GRANTED" && name != "MODE" && strings.Contains(o, name)) {
