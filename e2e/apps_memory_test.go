@@ -94,9 +94,12 @@ func TestMCPAppsHugeUIResourceKeepsHostServeSmall(t *testing.T) {
 // answer carries its id before the result, which the host's line reader
 // cuts at the read's cap.
 func TestMCPAppsHugeUIResourceOverStdioKeepsHostServeSmall(t *testing.T) {
-	readsFile := filepath.Join(t.TempDir(), "reads")
+	readsDir := t.TempDir()
+	readsFile := filepath.Join(readsDir, "reads")
 	bin := buildHostile(t)
-	hugeAppPeakRSS(t, map[string]any{"transport": "stdio", "command": bin, "args": []string{"-huge-app", strconv.Itoa(30 << 20), "-reads", readsFile}}, func() int {
+	// The server counts its reads in a file outside its cwd: its sandbox grants that.
+	sandbox := map[string]any{"filesystem": map[string]any{"write": []string{readsDir}}}
+	hugeAppPeakRSS(t, map[string]any{"transport": "stdio", "command": bin, "args": []string{"-huge-app", strconv.Itoa(30 << 20), "-reads", readsFile}, "sandbox": sandbox}, func() int {
 		b, _ := os.ReadFile(readsFile)
 		return strings.Count(string(b), "\n")
 	})
