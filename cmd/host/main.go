@@ -47,7 +47,8 @@ MCP commands (each takes --help):
   add <id> --from-registry NAME[@VERSION] [--var K=V] [--use TYPE] [--yes]
                                     install from an MCP registry; shows what will run first
         flags: -e/--env K=V, -H/--header "Name: value", -s/--scope project|global,
-               -t/--transport http|sse|stdio, --replace, --disabled, --cwd DIR, ...
+               -t/--transport http|sse|stdio, --replace, --disabled, --cwd DIR,
+               --sandbox default|strict|false|JSON, --sandbox-read/--sandbox-write PATH, ...
   list [--scope effective|project|global] [--status] [--json]
                                     --status connects them all at once and shows their states
   get <id> [--json]                 live status and detail

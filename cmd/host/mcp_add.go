@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // add writes a server entry. Besides the long flags it takes the forms
@@ -16,6 +17,8 @@ func (c *cli) add(args []string) int {
 	fs := newFlagSet("add", c.stderr)
 	var (
 		headers, cmdArgs, env, envVars, include, exclude multiFlag
+		sandboxRead, sandboxWrite                        multiFlag
+		sandboxPolicy                                    string
 		cfg                                              config.ServerConfig
 		scope                                            string
 		replace                                          = fs.Bool("replace", false, "replace an existing server of the same id")
@@ -35,6 +38,9 @@ func (c *cli) add(args []string) int {
 		fs.Var(&env, n, "environment variable K=V for the command (repeatable; a secret as -e 'K=${VAR}', expanded at connect time)")
 	}
 	fs.Var(&envVars, "env-var", "name of a variable of the host's environment the command gets too (repeatable; it gets only a base set otherwise)")
+	fs.StringVar(&sandboxPolicy, "sandbox", "", `sandbox policy (stdio): default, strict, false (global only) or a JSON object`)
+	fs.Var(&sandboxRead, "sandbox-read", "path the sandboxed command may read (repeatable)")
+	fs.Var(&sandboxWrite, "sandbox-write", "path the sandboxed command may read and write (repeatable)")
 	fs.StringVar(&cfg.URL, "url", "", "MCP endpoint URL (http, sse)")
 	fs.StringVar(&cfg.Command, "command", "", "command to run (stdio); or give it after --")
 	fs.Var(&cmdArgs, "arg", "argument for the command (repeatable)")
@@ -106,6 +112,9 @@ func (c *cli) add(args []string) int {
 	if oauth != (config.OAuthConfig{}) {
 		cfg.OAuth = &oauth
 	}
+	if cfg.Sandbox, err = sandboxFlags(sandboxPolicy, sandboxRead, sandboxWrite); err != nil {
+		return c.failf(exitUsage, "add %s: %v", id, err)
+	}
 	if err := cfg.Validate(); err != nil {
 		return c.failf(exitUsage, "add %s: %v", id, err)
 	}
@@ -145,6 +154,9 @@ func (c *cli) add(args []string) int {
 		return c.failf(exitUsage, "add: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "added %s (%s) to %s\n", id, describeTarget(cfg), path)
+	for _, l := range sandboxNotice(cfg) {
+		fmt.Fprintln(c.stdout, termsafe.Line(l))
+	}
 	return exitOK
 }
 

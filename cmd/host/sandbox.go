@@ -1,12 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/approval"
+	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/listcache"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
@@ -59,4 +64,90 @@ func launcherPath(self string) string {
 		return side
 	}
 	return self
+}
+
+// sandboxFlags is host mcp add's --sandbox (default, strict, false or a
+// JSON object) with the --sandbox-read and --sandbox-write grants added;
+// nil when none is given.
+func sandboxFlags(policy string, read, write []string) (*sandbox.Policy, error) {
+	if policy == "" && len(read) == 0 && len(write) == 0 {
+		return nil, nil
+	}
+	raw := policy
+	switch policy {
+	case "":
+		raw = "{}"
+	case sandbox.BaseDefault, sandbox.BaseStrict:
+		raw = `"` + policy + `"`
+	case "off", "false":
+		raw = "false"
+	default:
+		if !strings.HasPrefix(strings.TrimSpace(policy), "{") {
+			return nil, fmt.Errorf("--sandbox: want default, strict, false or a JSON object, got %q", policy)
+		}
+	}
+	var p sandbox.Policy
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return nil, fmt.Errorf("--%w", err)
+	}
+	if p.Off && (len(read) > 0 || len(write) > 0) {
+		return nil, fmt.Errorf("--sandbox false grants nothing: drop --sandbox-read/--sandbox-write")
+	}
+	p.Read, p.Write = append(p.Read, read...), append(p.Write, write...)
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("--%w", err)
+	}
+	return &p, nil
+}
+
+// sandboxNotice says what host mcp add's stdio server will be allowed: the
+// policy in one line, and each directory its arguments name that the
+// policy does not let it write (or, under strict, read): a path in the
+// arguments is never granted silently.
+func sandboxNotice(cfg config.ServerConfig) []string {
+	if cfg.TransportName() != "stdio" {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	eff, err := sandbox.Resolve(cfg.SandboxPolicy(), sandbox.Context{Home: home, Cwd: cwd, Command: cfg.Command, Args: cfg.Args})
+	if err != nil {
+		return nil
+	}
+	lines := []string{"sandbox: " + eff.Summary()}
+	if eff.Off {
+		return lines
+	}
+	for _, a := range cfg.Args {
+		if !filepath.IsAbs(a) {
+			continue
+		}
+		if fi, err := os.Stat(a); err != nil || !fi.IsDir() {
+			continue
+		}
+		switch {
+		case !covers(eff.Write, a) && !eff.ReadAll && !covers(eff.Read, a):
+			lines = append(lines, fmt.Sprintf("not granted: %s (named in its arguments); to let it read and write there: --sandbox-write %s, read only: --sandbox-read %s", a, a, a))
+		case !covers(eff.Write, a):
+			lines = append(lines, fmt.Sprintf("not writable: %s (named in its arguments); to let it write there: --sandbox-write %s", a, a))
+		}
+	}
+	return lines
+}
+
+// covers reports whether p is one of dirs or inside one.
+func covers(dirs []string, p string) bool {
+	for _, d := range dirs {
+		if rel, err := filepath.Rel(d, p); err == nil && rel != ".." && !filepath.IsAbs(rel) && (rel == "." || !startsWithDotDot(rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+func startsWithDotDot(rel string) bool {
+	return rel == ".." || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator)
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +32,51 @@ func TestLauncherPath(t *testing.T) {
 	}
 	if got := launcherPath(self); got != side {
 		t.Errorf("launcher %s, want %s", got, side)
+	}
+}
+
+// host mcp add writes the sandbox flags into the entry and says what the
+// server will be allowed, naming the directory its arguments give that the
+// policy does not grant.
+func TestAddSandboxFlags(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	global := filepath.Join(dir, "g.json")
+	add := func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		c := &cli{stdout: &out, stderr: &errOut, global: global}
+		code := c.add(args)
+		return out.String(), errOut.String(), code
+	}
+	out, errOut, code := add("files", "--sandbox", "strict", "--sandbox-read", "~/docs", "--", "fs-server", data)
+	if code != 0 {
+		t.Fatalf("add: %d %s", code, errOut)
+	}
+	if !strings.Contains(out, "sandbox: strict: reads system, own files, ~/docs; writes ") || !strings.Contains(out, "not granted: "+data+" (named in its arguments); to let it read and write there: --sandbox-write "+data) {
+		t.Errorf("add says:\n%s", out)
+	}
+	b, _ := os.ReadFile(global)
+	if !strings.Contains(string(b), `"sandbox": {`) || !strings.Contains(string(b), `"base": "strict"`) || !strings.Contains(string(b), `"~/docs"`) {
+		t.Errorf("config:\n%s", b)
+	}
+	out, _, code = add("files2", "--sandbox-write", data, "--", "fs-server", data)
+	if code != 0 || strings.Contains(out, "not writable") || !strings.Contains(out, "sandbox: default: reads all but secrets") {
+		t.Errorf("granted: code %d:\n%s", code, out)
+	}
+	out, _, _ = add("files3", "--", "fs-server", data)
+	if !strings.Contains(out, "not writable: "+data) {
+		t.Errorf("default, not granted:\n%s", out)
+	}
+	for _, bad := range [][]string{
+		{"x1", "--sandbox", "loose", "--", "s"},
+		{"x2", "--sandbox", "false", "--sandbox-read", "/d", "--", "s"},
+		{"x3", "--sandbox", "strict", "https://example.com/mcp"},
+	} {
+		if _, errOut, code := add(bad...); code != exitUsage || !strings.Contains(errOut, "sandbox") {
+			t.Errorf("%v: code %d, stderr %q", bad, code, errOut)
+		}
 	}
 }
