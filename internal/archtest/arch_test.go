@@ -121,6 +121,8 @@ var rules = []rule{
 				under(dep, "runtime/auth") || under(dep, "runtime/adapter") || under(dep, "runtime/permission") ||
 				under(dep, "runtime/process")
 		}},
+	{from: "runtime/sandbox", why: "the sandbox is a leaf: cmd/host-sandbox links it alone, so a server starts without the host's package initialisation",
+		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/sandbox") }},
 	{from: "internal/statefile", why: "reading back state files is a leaf every store can use",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
