@@ -204,12 +204,12 @@ func TestPolicyCLI(t *testing.T) {
 	}
 
 	// Registry-only and sandbox-required: every user server is blocked by
-	// user_servers; the organization's stdio server by sandbox_required,
-	// as this build has no sandbox; its http one runs.
+	// user_servers; the organization's stdio server, whose sandbox is off,
+	// by sandbox_required; its http one runs.
 	strict := filepath.Join(filepath.Dir(h.dir), "strict.json")
 	writeJSONFile(t, strict, map[string]any{
 		"user_servers": "registry_only", "sandbox_required": true,
-		"servers": map[string]any{"corp": map[string]any{"command": h.bin, "args": []string{"demo-stdio-server"}}, "remote": map[string]any{"url": f.lb.URL + "/ok/remote"}},
+		"servers": map[string]any{"corp": map[string]any{"command": h.bin, "args": []string{"demo-stdio-server"}, "sandbox": false}, "remote": map[string]any{"url": f.lb.URL + "/ok/remote"}},
 	})
 	out, errOut, _ = h.run(t, []string{"MCP_HOST_MANAGED_POLICY=" + strict}, "mcp", "list", "--json")
 	rows = nil // Unmarshal would keep fields the new rows lack

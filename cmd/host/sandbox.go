@@ -18,13 +18,10 @@ import (
 // sandboxOptions confine stdio servers with this binary as the launcher
 // (main hands sandbox.LauncherArg to sandbox.LauncherMain), keeping every
 // server out of the host's own state: config files, token file,
-// approvals, permissions, caches. $MCP_HOST_SANDBOX=off turns the sandbox
-// off for this process (for diagnosis; "sandbox": false in the global
-// config is the per-server switch).
+// approvals, permissions, caches. There is no switch to turn it off for a
+// whole process: "sandbox": false in the global config is the per-server
+// one, which a managed policy's "sandbox_required" sees.
 func sandboxOptions(global, project string) *runtime.SandboxOptions {
-	if os.Getenv("MCP_HOST_SANDBOX") == "off" {
-		return nil
-	}
 	o := &runtime.SandboxOptions{}
 	if self, err := os.Executable(); err == nil {
 		o.Launcher = launcherPath(self)

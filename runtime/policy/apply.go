@@ -10,13 +10,16 @@ import (
 	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 )
 
-// sandboxed reports whether the stdio server cfg would run confined. This
-// build has no sandbox for stdio servers, so "sandbox_required" blocks
-// them all; with one, this is where the server's effective sandbox
-// setting (and whether the OS offers it) is read.
-func sandboxed(*config.ServerConfig) bool { return false }
+// sandboxed reports whether the stdio server cfg would run confined: its
+// sandbox is not turned off ("sandbox": false) and the OS offers one
+// (Landlock on Linux, sandbox-exec on macOS; Windows has none).
+func sandboxed(cfg *config.ServerConfig) bool {
+	ok, _ := sandbox.Available()
+	return ok && !cfg.SandboxPolicy().Off
+}
 
 // Apply enforces the policy on the effective configuration, in place:
 // the servers it provides replace any of the same id and are forced on;

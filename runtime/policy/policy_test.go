@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/sandbox"
 )
 
 // parse parses a policy that must be valid.
@@ -289,9 +290,15 @@ func TestTokenStore(t *testing.T) {
 
 func TestSandboxRequired(t *testing.T) {
 	p := parse(t, `{"sandbox_required": true}`)
-	got := judge(p, noEnv, stdioEntry("local", "node", "server.js"), httpEntry("remote", "https://x.example/"))
-	if b := got["local"].Blocked; b == nil || b.Rule != `"sandbox_required": true` {
-		t.Errorf("stdio server without a sandbox: %v", b)
+	off := stdioEntry("off", "node", "server.js")
+	off.Config.Sandbox = &sandbox.Policy{Off: true}
+	got := judge(p, noEnv, stdioEntry("local", "node", "server.js"), off, httpEntry("remote", "https://x.example/"))
+	if b := got["off"].Blocked; b == nil || b.Rule != `"sandbox_required": true` {
+		t.Errorf(`stdio server with "sandbox": false: %v`, b)
+	}
+	// A stdio server with its sandbox on runs where the OS offers one.
+	if ok, why := sandbox.Available(); ok != (got["local"].Blocked == nil) {
+		t.Errorf("sandbox available %v (%s), local blocked by %v", ok, why, got["local"].Blocked)
 	}
 	if b := got["remote"].Blocked; b != nil {
 		t.Errorf("http server: %v", b)

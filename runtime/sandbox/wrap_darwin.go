@@ -25,3 +25,12 @@ func wrapOS(cmd *exec.Cmd, eff *Effective, _ string) (string, string, error) {
 func applyAndExec(_ *Effective, _ string, _ []string) error {
 	return errors.New("sandbox launcher: not used on macOS (sandbox-exec is)")
 }
+
+// Available reports whether this OS can confine a server (macOS:
+// sandbox-exec is there), and if not, why.
+func Available() (bool, string) {
+	if _, err := os.Stat(sandboxExec); err != nil {
+		return false, sandboxExec + " not found"
+	}
+	return true, ""
+}

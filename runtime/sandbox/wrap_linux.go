@@ -72,3 +72,10 @@ func wrapOS(cmd *exec.Cmd, eff *Effective, launcherPath string) (string, string,
 	cmd.Path, cmd.Args = launcherPath, args
 	return StateActive, detail, nil
 }
+
+// Available reports whether this OS can confine a server (Linux: the
+// kernel has Landlock), and if not, why.
+func Available() (bool, string) {
+	abi, reason := landlockABI()
+	return abi != abiNoKernel, reason
+}

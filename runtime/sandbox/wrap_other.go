@@ -19,3 +19,8 @@ func wrapOS(_ *exec.Cmd, _ *Effective, _ string) (string, string, error) {
 func applyAndExec(_ *Effective, _ string, _ []string) error {
 	return errors.New("sandbox launcher: not supported on " + runtime.GOOS)
 }
+
+// Available reports that this OS cannot confine a server, and why.
+func Available() (bool, string) {
+	return false, "no sandbox on " + runtime.GOOS
+}
