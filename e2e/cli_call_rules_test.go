@@ -19,7 +19,9 @@ import (
 func TestCLICallHonoursRulesAndRememberedAnswers(t *testing.T) {
 	bin := buildHostile(t)
 	h := newHostCLI(t)
-	hangFile := filepath.Join(t.TempDir(), "hang-ran")
+	// In the server's cwd, which its sandbox lets it write: were the tool
+	// to run, the file would be there.
+	hangFile := filepath.Join(h.dir, "hang-ran")
 	addStdio(t, h, "files", bin, "-hang-file", hangFile)
 
 	_, errOut, code := h.run(t, nil, "mcp", "call", "files", "hang", "--deny", "files/h*", "--yes")

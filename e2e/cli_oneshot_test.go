@@ -137,7 +137,7 @@ func TestCLIOneShotStubbornStdioExitsSoon(t *testing.T) {
 func TestCLIOneShotExitsSoonAfterItsAnswer(t *testing.T) {
 	bin := buildHostile(t)
 	h := newHostCLI(t)
-	events := filepath.Join(t.TempDir(), "events")
+	events := filepath.Join(h.dir, "events") // the server's cwd, which its sandbox lets it write
 	addStdio(t, h, "stubborn", bin, "-stubborn", "-events", events)
 	cmd := exec.Command(h.bin, "mcp", "call", "stubborn", "echo", "--args", `{"text":"the answer"}`, "--yes")
 	cmd.Dir = h.dir
@@ -211,7 +211,7 @@ func TestCLIConnectsServersConcurrently(t *testing.T) {
 	bin := buildHostile(t)
 	h := newHostCLI(t)
 	const n = 5
-	events := filepath.Join(t.TempDir(), "events")
+	events := filepath.Join(h.dir, "events") // the servers' cwd, which their sandbox lets them write
 	for i := range n {
 		addStdio(t, h, fmt.Sprintf("slow%d", i), bin, "-start-delay", "2s", "-events", events)
 	}

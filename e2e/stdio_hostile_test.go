@@ -101,11 +101,18 @@ func TestServeShutdownDuringHungStdioCall(t *testing.T) {
 	}
 	bin := buildHostile(t)
 	dir := t.TempDir()
-	treeFile, hangFile := filepath.Join(dir, "tree"), filepath.Join(dir, "hanging")
+	// The server's files sit in a directory its sandbox grants (dir holds
+	// the host's config, which no server may write).
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	treeFile, hangFile := filepath.Join(work, "tree"), filepath.Join(work, "hanging")
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"hostile": map[string]any{"transport": "stdio", "command": bin,
-			"args": []string{"-banner", "hostile server running on stdio", "-tree", treeFile, "-stubborn", "-hang-file", hangFile}},
+			"args":    []string{"-banner", "hostile server running on stdio", "-tree", treeFile, "-stubborn", "-hang-file", hangFile},
+			"sandbox": map[string]any{"filesystem": map[string]any{"write": []string{work}}}},
 	}}})
 	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file"},
 		"--permissions", filepath.Join(dir, "permissions.json"))
