@@ -20,7 +20,8 @@ func TestChatAsksToApproveProjectServers(t *testing.T) {
 	bin := buildHost(t)
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
-	marker := filepath.Join(dir, "project-server-ran")
+	// In the repository, the server's cwd: its sandbox lets it write there.
+	marker := filepath.Join(repo, "project-server-ran")
 	global := filepath.Join(dir, "global", "config.json")
 	writeJSONFile(t, global, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{}}})
 	writeJSONFile(t, filepath.Join(repo, ".mcp-host", "config.json"), map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
