@@ -799,6 +799,16 @@ export interface RuntimeCapabilities {
   runs: boolean;
 }
 
+/** SandboxStatus says whether and how a stdio server runs confined. The summary may hold paths a project file grants: escape it. */
+export interface SandboxStatus {
+  /** Detail is the mechanism ("Landlock ABI 7", "Seatbelt via sandbox-exec") or why there is none. */
+  detail?: string;
+  /** State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
+  state: string;
+  /** Summary is the effective policy in one line: reads, writes, network. */
+  summary?: string;
+}
+
 /** ServerDetail is what mcp.get adds to a status. */
 export interface ServerDetail {
   /** Approval is set for servers a project file defines. */
@@ -820,6 +830,8 @@ export interface ServerDetail {
   /** Policy is set when State is blocked_by_policy: the rule that blocks the server. */
   policy?: null | PolicyStatus;
   protocol_version?: string;
+  /** Sandbox is a stdio server's confinement; absent for http and sse servers. */
+  sandbox?: null | SandboxStatus;
   /** ServerLog is the kept tail of the log messages the server sent (MCP notifications/message, which the host never asks for), one line each, stripped of controls: the server's own words. */
   server_log?: string;
   server_name?: string;
@@ -869,6 +881,8 @@ export interface ServerStatus {
   /** Policy is set when State is blocked_by_policy: the rule that blocks the server. */
   policy?: null | PolicyStatus;
   protocol_version?: string;
+  /** Sandbox is a stdio server's confinement; absent for http and sse servers. */
+  sandbox?: null | SandboxStatus;
   server_name?: string;
   server_version?: string;
   session_id?: string;
