@@ -86,6 +86,13 @@ func (m *Manager) Trusted(id string) bool {
 	return err == nil && sv.entry.Trusted()
 }
 
+// AutoAllowReadOnly reports "auto_allow": "read_only" from the user's
+// global config for id.
+func (m *Manager) AutoAllowReadOnly(id string) bool {
+	sv, err := m.server(id)
+	return err == nil && sv.entry.AutoAllowReadOnly()
+}
+
 // Identity says who id stands for, for the permission gate: a fingerprint
 // of the server's URL or command line (as written in the config), and
 // whether the user's own configuration defines it.

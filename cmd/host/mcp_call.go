@@ -151,12 +151,13 @@ type callRules struct{ deny, allow []permission.Rule }
 // rules, trust and remembered answers can allow a call.
 func (c *cli) callGate(e config.ServerEntry, yes bool, rules callRules) (*permission.Gate, error) {
 	opts := permission.Options{
-		Deny:           rules.deny,
-		Allow:          rules.allow,
-		Trusted:        func(string) bool { return e.Trusted() },
-		Identity:       func(string) permission.Identity { return runtime.IdentityOf(e) },
-		NonInteractive: permission.PolicyRulesOnly,
-		Warn:           func(msg string) { c.warnf("%s", msg) },
+		Deny:              rules.deny,
+		Allow:             rules.allow,
+		Trusted:           func(string) bool { return e.Trusted() },
+		AutoAllowReadOnly: func(string) bool { return e.AutoAllowReadOnly() },
+		Identity:          func(string) permission.Identity { return runtime.IdentityOf(e) },
+		NonInteractive:    permission.PolicyRulesOnly,
+		Warn:              func(msg string) { c.warnf("%s", msg) },
 	}
 	store, err := permission.OpenStore(defaultPermissions(c.global))
 	if err != nil {

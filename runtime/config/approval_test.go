@@ -50,3 +50,43 @@ func TestProjectDefinitionsAndTrust(t *testing.T) {
 		t.Errorf("definition %+v", d)
 	}
 }
+
+// TestAutoAllowOnlyFromGlobal: "auto_allow": "read_only" counts only from
+// the global file; a project or MCP_HOST_SERVERS entry that sets it is
+// warned about, and a value other than "read_only" is an invalid entry.
+func TestAutoAllowOnlyFromGlobal(t *testing.T) {
+	dir := t.TempDir()
+	global, project := filepath.Join(dir, "g.json"), filepath.Join(dir, "p", "config.json")
+	writeFile(t, global, `{"version":1,"mcp":{"servers":{
+		"mine":  {"command": "mine", "auto_allow": "read_only"},
+		"plain": {"command": "plain"},
+		"bad":   {"command": "bad", "auto_allow": "everything"}}}}`)
+	writeFile(t, project, `{"version":1,"mcp":{"servers":{
+		"repo": {"command": "repo", "auto_allow": "read_only"}}}}`)
+	eff, err := Load(LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: `{"env": {"command": "e", "auto_allow": "read_only"}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id      string
+		auto    bool
+		warning string
+	}{
+		{"mine", true, ""},
+		{"plain", false, ""},
+		{"repo", false, project},
+		{"env", false, "MCP_HOST_SERVERS"},
+	} {
+		e := entryByID(t, eff, c.id)
+		if e.AutoAllowReadOnly() != c.auto {
+			t.Errorf("%s: AutoAllowReadOnly %v, want %v", c.id, e.AutoAllowReadOnly(), c.auto)
+		}
+		w := strings.Join(e.Warnings(), " ")
+		if (c.warning == "") != (w == "") || !strings.Contains(w, c.warning) || (w != "" && !strings.Contains(w, "auto_allow")) {
+			t.Errorf("%s: warnings %q, want one about auto_allow naming %q", c.id, w, c.warning)
+		}
+	}
+	if e := entryByID(t, eff, "bad"); e.Err == nil || !strings.Contains(e.Err.Error(), "auto_allow") {
+		t.Errorf("bad: err %v, want one about auto_allow", e.Err)
+	}
+}

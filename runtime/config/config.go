@@ -80,6 +80,16 @@ type ServerConfig struct {
 	// the user: nil means true for a UI that does not offer prompts, false
 	// for one that does (MCP prompts are the user's to pick).
 	PromptsToModel *bool `json:"prompts_to_model,omitempty"`
+	// AutoAllow set to "read_only" lets the server's tools that claim
+	// readOnlyHint: true and openWorldHint: false run without a question.
+	// Only the global config may set it (see [ServerEntry.AutoAllowReadOnly]).
+	AutoAllow string `json:"auto_allow,omitempty"`
+	// Instructions set to false leaves the server's instructions out of
+	// the model's context; nil or true puts them in.
+	Instructions *bool `json:"instructions,omitempty"`
+	// MaxOutputTokens overrides the output budget of the server's tool
+	// results, in estimated model tokens; 0 means the host's default.
+	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
 	// Registry records where an entry added with "host mcp add
 	// --from-registry" came from, so "host mcp update" can offer a newer
 	// version. It never changes what runs: the command line or URL does.
@@ -98,6 +108,13 @@ type RegistrySource struct {
 	// nuget, mcpb) or "remote".
 	Package string `json:"package,omitempty"`
 }
+
+// AutoAllowReadOnly is the one value "auto_allow" takes.
+const AutoAllowReadOnly = "read_only"
+
+// WantsInstructions reports whether the server's instructions go into the
+// model's context ("instructions" unset or true).
+func (c *ServerConfig) WantsInstructions() bool { return c.Instructions == nil || *c.Instructions }
 
 // OAuthConfig overrides and extends what OAuth discovery finds.
 type OAuthConfig struct {
@@ -283,6 +300,12 @@ func (c *ServerConfig) Validate() error {
 	}
 	if c.MaxResponseBytes < 0 || (c.MaxResponseBytes > 0 && c.MaxResponseBytes < 64<<10) {
 		return bad("max_response_bytes", "must be at least 65536 (64 KiB), or 0 for the default")
+	}
+	if c.AutoAllow != "" && c.AutoAllow != AutoAllowReadOnly {
+		return bad("auto_allow", "must be %q, got %q", AutoAllowReadOnly, c.AutoAllow)
+	}
+	if c.MaxOutputTokens < 0 {
+		return bad("max_output_tokens", "must not be negative")
 	}
 	for field, globs := range map[string][]string{"include_tools": c.IncludeTools, "exclude_tools": c.ExcludeTools} {
 		for _, g := range globs {

@@ -115,17 +115,27 @@ func (e *ServerEntry) Trusted() bool {
 	return e.Config.Trust && (e.DefinedIn == SourceGlobal || e.DefinedIn == SourceManaged)
 }
 
+// AutoAllowReadOnly reports "auto_allow": "read_only" from the user's
+// global config, the only layer allowed to let tools run unasked on their
+// own read-only claim.
+func (e *ServerEntry) AutoAllowReadOnly() bool {
+	return e.Config.AutoAllow == AutoAllowReadOnly && e.DefinedIn == SourceGlobal
+}
+
 // Warnings are problems with the entry that do not stop the server.
 func (e *ServerEntry) Warnings() []string {
 	var w []string
+	where := e.DefinedPath
+	if where == "" {
+		where = "MCP_HOST_SERVERS"
+	}
 	if e.Config.Trust && !e.Trusted() {
-		where := e.DefinedPath
-		if where == "" {
-			where = "MCP_HOST_SERVERS"
-		}
 		w = append(w, fmt.Sprintf(`"trust": true in %s is ignored: only the global config can skip confirmations`, where))
 	}
 	w = append(w, e.SandboxWarnings...)
+	if e.Config.AutoAllow != "" && !e.AutoAllowReadOnly() {
+		w = append(w, fmt.Sprintf(`"auto_allow" in %s is ignored: only the global config can let tools run without a question`, where))
+	}
 	if e.Stale != nil {
 		w = append(w, fmt.Sprintf("running the last good definition: %v", e.Stale))
 	}

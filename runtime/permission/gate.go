@@ -83,6 +83,11 @@ type Options struct {
 	// Trusted reports servers configured with "trust": true, whose calls
 	// need no confirmation. Only explicit configuration may set it.
 	Trusted func(server string) bool
+	// AutoAllowReadOnly reports servers configured with "auto_allow":
+	// "read_only", whose tools that claim to be read-only and closed-world
+	// need no confirmation (see [ReadOnlyClaim]). Only the user's global
+	// configuration may set it.
+	AutoAllowReadOnly func(server string) bool
 	// Identity, when set, says who a server id stands for right now (see
 	// [Identity]): remembered answers are kept per identity, and allow
 	// rules apply only to servers the user's own configuration defines.
@@ -109,6 +114,7 @@ type Options struct {
 // A Gate decides whether MCP tool calls may run. Safe for concurrent use.
 type Gate struct {
 	opts Options
+	ro   readOnlyPins
 }
 
 // New checks the options and returns a gate.
@@ -146,6 +152,7 @@ const (
 	ByDenyRule   = "deny rule"
 	ByAllowRule  = "allow rule"
 	ByTrust      = "trusted server"
+	ByReadOnly   = "read-only claim (auto_allow)"
 	ByRemembered = "remembered answer"
 	ByUser       = "user"
 	ByPolicy     = "non-interactive policy"
@@ -180,6 +187,17 @@ func (g *Gate) Check(ctx context.Context, t *adapter.Tool, args json.RawMessage)
 // check is Check for the model's call callID ("" outside a run), which the
 // Request names.
 func (g *Gate) check(ctx context.Context, t *adapter.Tool, args json.RawMessage, callID string) (Verdict, error) {
+	v, err := g.decide(ctx, t, args, callID)
+	if err == nil && v.Allow && v.By != ByDenyRule {
+		// A read-only tool the user let run after its annotations changed
+		// runs unasked again under these annotations.
+		g.ro.repin(t)
+	}
+	return v, err
+}
+
+// decide is check without the pinning of read-only claims.
+func (g *Gate) decide(ctx context.Context, t *adapter.Tool, args json.RawMessage, callID string) (Verdict, error) {
 	server, tool := t.Server(), t.ToolName()
 	for _, r := range g.opts.Deny {
 		if r.Matches(server, tool) {
@@ -199,6 +217,9 @@ func (g *Gate) check(ctx context.Context, t *adapter.Tool, args json.RawMessage,
 		}
 		if g.opts.Trusted != nil && g.opts.Trusted(server) {
 			return Verdict{Allow: true, By: ByTrust}, nil
+		}
+		if g.opts.AutoAllowReadOnly != nil && g.opts.AutoAllowReadOnly(server) && g.ro.allows(t) {
+			return Verdict{Allow: true, By: ByReadOnly}, nil
 		}
 	}
 	key := ident.storeKey(server)

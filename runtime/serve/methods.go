@@ -43,10 +43,11 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	}
 	gopts := permission.Options{
 		Deny: s.opts.Deny, Allow: s.opts.Allow, Store: store,
-		Trusted:        s.m.Trusted,
-		Identity:       s.m.Identity,
-		ConfirmTimeout: s.opts.ConfirmTimeout,
-		Warn:           func(msg string) { s.logUI("warn", "", msg) },
+		Trusted:           s.m.Trusted,
+		AutoAllowReadOnly: s.m.AutoAllowReadOnly,
+		Identity:          s.m.Identity,
+		ConfirmTimeout:    s.opts.ConfirmTimeout,
+		Warn:              func(msg string) { s.logUI("warn", "", msg) },
 	}
 	if p.Capabilities.Confirm {
 		gopts.Confirmer = permission.ConfirmFunc(s.confirmTool)
@@ -120,6 +121,7 @@ func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protoc
 		return nil, err
 	}
 	d := protocol.ServerDetail{ServerStatus: s.wireStatus(st), Stderr: st.Stderr, ServerLog: st.ServerLog, ToolList: []protocol.ToolInfo{}}
+	d.Instructions, d.InstructionsOff = s.m.Instructions(p.ID)
 	s.mu.Lock()
 	e := s.shown[p.ID]
 	s.mu.Unlock()
