@@ -227,6 +227,13 @@ func renderDetail(d protocol.ServerDetail) string {
 		}
 		b.WriteString("server log (tail):\n  " + strings.Join(lines, "\n  ") + "\n")
 	}
+	if d.Instructions != "" {
+		head := "instructions (the server's text, given to the model):"
+		if d.InstructionsOff {
+			head = "instructions (the server's text; left out of the model's context by \"instructions\": false):"
+		}
+		b.WriteString(head + "\n  " + strings.Join(strings.Split(d.Instructions, "\n"), "\n  ") + "\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

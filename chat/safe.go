@@ -118,6 +118,7 @@ func cleanDetail(d *protocol.ServerDetail) {
 	cleanStatus(&d.ServerStatus)
 	d.Stderr, d.ServerLog, d.URL, d.Command = text(d.Stderr), text(d.ServerLog), uncut(d.URL), line(d.Command)
 	d.DisplayURL = uncut(d.DisplayURL)
+	d.Instructions = text(d.Instructions)
 	if n := d.Environment; n != nil {
 		d.Environment = &protocol.EnvironmentNames{Base: cleanLines(n.Base), Env: cleanLines(n.Env), EnvVars: cleanLines(n.EnvVars), Unset: cleanLines(n.Unset)}
 	}

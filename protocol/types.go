@@ -222,6 +222,14 @@ type ServerDetail struct {
 	// (MCP notifications/message, which the host never asks for), one
 	// line each, stripped of controls: the server's own words.
 	ServerLog string `json:"server_log,omitempty"`
+	// Instructions are the server's instructions from its initialize
+	// answer as the model gets them: stripped of controls (newlines
+	// kept) and cut at 2 KB with a note. Absent when it sent none. The
+	// server's own words: escape them before display.
+	Instructions string `json:"instructions,omitempty"`
+	// InstructionsOff reports that the server's config leaves its
+	// instructions out of the model's context ("instructions": false).
+	InstructionsOff bool `json:"instructions_off,omitempty"`
 	// URL is an http/sse server's endpoint; Command a stdio server's
 	// command line (argument values that come from ${VAR} are not shown).
 	URL string `json:"url,omitempty"`
@@ -446,8 +454,9 @@ type AgentEventParams struct {
 	// Error is the message of an error event.
 	Error string `json:"error,omitempty"`
 	// DecidedBy, on a permission event with phase decided, says what
-	// decided: "deny rule", "allow rule", "trusted server", "remembered
-	// answer", "user", "non-interactive policy", "timeout".
+	// decided: "deny rule", "allow rule", "trusted server", "read-only
+	// claim (auto_allow)", "remembered answer", "user", "non-interactive
+	// policy", "timeout".
 	DecidedBy string `json:"decided_by,omitempty"`
 	// Status is the run's final status (Run* constants) on the final
 	// event, which every run sends exactly once, as its last event.

@@ -174,7 +174,10 @@ func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error
 	if req.OnTools != nil {
 		req.OnTools(snap, problems)
 	}
-	tools, provider, search := a.searchMode(snap, tools, req.Provider)
+	// The instructions wrap the model itself, so that in search mode they
+	// follow the tools each model call is offered.
+	model := withInstructions(req.Provider, snap, a.opts.Manager.instructionsFor(snap))
+	tools, provider, search := a.searchMode(snap, tools, model)
 	if req.OnToolSearch != nil {
 		req.OnToolSearch(search)
 	}

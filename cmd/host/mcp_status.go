@@ -121,6 +121,7 @@ func (c *cli) get(args []string) int {
 			d.Auth = &protocol.AuthStatus{Storage: c.storage(st)}
 		}
 		setTarget(e.Config, &d.URL, &d.Command)
+		d.Instructions, d.InstructionsOff = m.Instructions(e.ID)
 		d.Environment = serve.EnvironmentNames(e.Config)
 		if st.State == runtime.StateReady {
 			if tools, err := m.Tools(e.ID); err == nil {
@@ -203,6 +204,13 @@ func (c *cli) get(args []string) int {
 	}
 	if st.ServerLog != "" {
 		fmt.Fprintf(c.stdout, "server log (tail):\n%s\n", indent(strings.TrimRight(st.ServerLog, "\n")))
+	}
+	if text, off := m.Instructions(e.ID); text != "" {
+		head := "instructions (the server's text, given to the model):"
+		if off {
+			head = "instructions (the server's text; left out of the model's context by \"instructions\": false):"
+		}
+		fmt.Fprintf(c.stdout, "%s\n%s\n", head, indent(termsafe.TextMax(text, 4096)))
 	}
 	return exitFor(st)
 }
