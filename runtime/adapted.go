@@ -52,13 +52,22 @@ func (sv *server) adaptPage(first bool, tools []*mcp.Tool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if first || a.pending == nil {
-		a.pending = sv.newAdaptation(*opts)
+		a.pending = sv.newAdaptation(sv.adapterOptions(*opts))
 	}
 	p := a.pending
 	if p.err == nil {
 		p.err = p.b.Add(tools)
 	}
 	p.defs = append(p.defs, tools...)
+}
+
+// adapterOptions are opts with the server's own output budget
+// ("max_output_tokens"), within the byte ceiling.
+func (sv *server) adapterOptions(opts adapter.Options) adapter.Options {
+	if n := sv.entry.Config.MaxOutputTokens; n > 0 {
+		opts.MaxOutputTokens = n
+	}
+	return opts
 }
 
 // newAdaptation starts the catalog of the server's tools with opts.
@@ -69,6 +78,7 @@ func (sv *server) newAdaptation(opts adapter.Options) *adaptation {
 
 // catalog returns the adapted catalog of defs, the server's current list.
 func (sv *server) catalog(defs []*mcp.Tool, opts adapter.Options) (*adapter.Catalog, error) {
+	opts = sv.adapterOptions(opts)
 	a := &sv.adapted
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/resources"
+	"github.com/mcp-host/mcp-host/runtime/resultstore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -95,6 +96,10 @@ type AgentOptions struct {
 	// ToolSearch is the catalog budget above which a run searches the
 	// catalog instead of offering it whole (see [Agent.SetToolSearch]).
 	ToolSearch ToolSearchOptions
+	// Results, when set, keeps whole the results cut at the output
+	// budget: each run keeps its own, offers the model the host tool
+	// adapter.ResultReadTool to read them, and removes them when it ends.
+	Results *resultstore.Store
 }
 
 // An Agent runs agent turns over the manager's servers: every run gets a
@@ -125,17 +130,18 @@ func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []st
 	for i := range srcs {
 		srcs[i].NoPrompts = a.opts.UserPrompts != nil && a.opts.UserPrompts(srcs[i].Server)
 	}
-	local := resources.Tools(srcs, a.opts.Gate, a.opts.Adapter.MaxOutputBytes)
+	local := resources.Tools(srcs, a.opts.Gate, a.opts.Adapter.OutputBudget())
 	if a.opts.Local != nil {
 		local = append(local, a.opts.Local(ctx)...)
 	}
-	names := make([]string, len(local), len(local)+1)
+	names := make([]string, len(local), len(local)+2)
 	for i, t := range local {
 		names[i] = t.Name()
 	}
 	// Reserved for the search tool of a run in search mode, so that it
-	// resolves as a local tool (see searchMode).
-	names = append(names, SearchToolName)
+	// resolves as a local tool (see searchMode), and for the reader of
+	// kept results.
+	names = append(names, SearchToolName, adapter.ResultReadTool)
 	snap, problems := a.opts.Manager.Catalog(a.opts.Adapter, names)
 	return snap, append(snap.CoreTools(), local...), problems
 }
@@ -171,6 +177,12 @@ type RunRequest struct {
 // it gets a search tool and the tools it finds (see [ToolSearchOptions]).
 func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
 	snap, tools, problems := a.Tools(ctx)
+	if a.opts.Results != nil {
+		scope := a.opts.Results.Scope()
+		defer scope.Close()
+		ctx = adapter.WithKeeper(ctx, scope)
+		tools = append(tools, scope.Tool(a.opts.Adapter.OutputBudget()))
+	}
 	if req.OnTools != nil {
 		req.OnTools(snap, problems)
 	}

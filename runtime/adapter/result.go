@@ -22,10 +22,17 @@ import (
 // dropped otherwise, everything after it is dropped, and a final text block
 // says "[output truncated: N of M bytes omitted]".
 func ConvertResult(res *mcp.CallToolResult, maxOut int) *core.Result {
+	out, _ := convert(res, maxOut)
+	return out
+}
+
+// convert is ConvertResult that also reports whether the result was cut.
+func convert(res *mcp.CallToolResult, maxOut int) (*core.Result, bool) {
 	if maxOut <= 0 {
 		maxOut = DefaultMaxOutputBytes
 	}
 	out := &core.Result{IsError: res.IsError}
+	cut := false
 	blocks := make([]core.Content, 0, len(res.Content)+1)
 	total := 0
 	for _, c := range res.Content {
@@ -63,6 +70,7 @@ func ConvertResult(res *mcp.CallToolResult, maxOut int) *core.Result {
 			out.Structured = structured
 			used += len(structured)
 		}
+		cut = true
 		omitted := total - used
 		out.Content = append(kept, core.Content{
 			Type: core.ContentText,
@@ -75,7 +83,7 @@ func ConvertResult(res *mcp.CallToolResult, maxOut int) *core.Result {
 	if out.IsError && len(out.Content) == 0 {
 		out.Content = append(out.Content, core.Content{Type: core.ContentText, Text: "the tool reported an error without details"})
 	}
-	return out
+	return out, cut
 }
 
 // size is the number of output bytes b counts for.

@@ -17,8 +17,19 @@ import (
 const (
 	// DefaultMaxSchemaBytes is the largest input schema passed to the model.
 	DefaultMaxSchemaBytes = 64 << 10
-	// DefaultMaxOutputBytes is the most result bytes passed to the model.
-	DefaultMaxOutputBytes = 100_000
+	// DefaultMaxOutputTokens is the output budget of one result, in
+	// estimated model tokens: Claude Code's default MCP output limit
+	// (MAX_MCP_OUTPUT_TOKENS), so that servers built for it fit.
+	DefaultMaxOutputTokens = 25_000
+	// BytesPerToken estimates the tokens of a result from its bytes, the
+	// usual rough figure for English text and JSON.
+	BytesPerToken = 4
+	// DefaultMaxOutputBytes is the most result bytes passed to the model:
+	// the default token budget as estimated bytes.
+	DefaultMaxOutputBytes = DefaultMaxOutputTokens * BytesPerToken
+	// MaxOutputCeilingBytes bounds the bytes of a budget set in tokens
+	// (see [Options.MaxOutputTokens]).
+	MaxOutputCeilingBytes = 1 << 20
 )
 
 // A Caller calls a tool on one MCP server; a session satisfies it. It owns
@@ -37,16 +48,35 @@ type Options struct {
 	// MaxOutputBytes limits the bytes of a result handed to the model; the
 	// rest is cut with a note. Default DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// MaxOutputTokens, when set, is the output budget in estimated model
+	// tokens ([BytesPerToken] bytes each); MaxOutputBytes (default
+	// [MaxOutputCeilingBytes]) is then its byte ceiling.
+	MaxOutputTokens int
 }
 
 func (o Options) withDefaults() Options {
 	if o.MaxSchemaBytes <= 0 {
 		o.MaxSchemaBytes = DefaultMaxSchemaBytes
 	}
-	if o.MaxOutputBytes <= 0 {
-		o.MaxOutputBytes = DefaultMaxOutputBytes
-	}
+	o.MaxOutputBytes = o.OutputBudget()
 	return o
+}
+
+// OutputBudget is the most result bytes handed to the model: the token
+// budget as estimated bytes, within the byte ceiling, or MaxOutputBytes
+// alone (default [DefaultMaxOutputBytes]) when no token budget is set.
+func (o Options) OutputBudget() int {
+	switch {
+	case o.MaxOutputTokens > 0:
+		ceil := o.MaxOutputBytes
+		if ceil <= 0 {
+			ceil = MaxOutputCeilingBytes
+		}
+		return min(o.MaxOutputTokens*BytesPerToken, ceil)
+	case o.MaxOutputBytes > 0:
+		return o.MaxOutputBytes
+	}
+	return DefaultMaxOutputBytes
 }
 
 // A Tool is one MCP tool of one server presented as a [core.Tool]. It is
@@ -192,6 +222,9 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (*core.Result, er
 	}
 	if res == nil {
 		return nil, fmt.Errorf("call tool %q on server %q: no result", t.def.Name, t.server)
+	}
+	if k := keeperFrom(ctx); k != nil {
+		return convertKeeping(res, t.maxOut, k, t.server, t.def.Name), nil
 	}
 	return ConvertResult(res, t.maxOut), nil
 }

@@ -57,6 +57,21 @@ func DefaultPath() (string, error) {
 	return filepath.Join(base, "mcp-host", "tools"), nil
 }
 
+// CacheDir is the directory sub of the host's cache: sub in
+// $MCP_HOST_CACHE_DIR when it is set, else mcp-host/sub in the system's
+// user cache directory. Other caches of the host (kept tool results) live
+// beside the tools cache this way.
+func CacheDir(sub string) (string, error) {
+	if d := os.Getenv("MCP_HOST_CACHE_DIR"); d != "" {
+		return filepath.Join(d, sub), nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("cache directory: %w", err)
+	}
+	return filepath.Join(base, "mcp-host", sub), nil
+}
+
 // entry is the file's content.
 type entry struct {
 	Key       string      `json:"key"` // hex SHA-256 of the key

@@ -58,7 +58,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
 	}
-	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions(), UserPrompts: s.userPrompts})
+	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions(), UserPrompts: s.userPrompts, Results: s.results})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/policy"
 	"github.com/mcp-host/mcp-host/runtime/registry"
+	"github.com/mcp-host/mcp-host/runtime/resultstore"
 )
 
 // Defaults of ServeOptions.
@@ -137,6 +138,9 @@ type service struct {
 	conn *protocol.Conn
 	ui   protocol.Client
 	m    *runtime.Manager
+	// results keeps whole the results cut at the output budget, nil when
+	// its directory cannot be used (results are then only cut).
+	results *resultstore.Store
 
 	quit     chan struct{}
 	quitOnce sync.Once
@@ -213,6 +217,12 @@ func (s *service) start() {
 	adapt := s.opts.Adapter
 	mo.Adapter = &adapt
 	s.m = runtime.NewManager(mo)
+	// Opening the store sweeps results a host left behind over a day ago.
+	if st, err := resultstore.Open(resultstore.Options{}); err != nil {
+		s.log.Warn("results cut at the output budget will not be kept whole", "error", err)
+	} else {
+		s.results = st
+	}
 	s.reload()
 }
 
@@ -383,6 +393,9 @@ func (s *service) close() {
 	case <-done:
 	case <-time.After(DefaultShutdownGrace):
 		s.log.Error("servers did not close in time", "grace", DefaultShutdownGrace)
+	}
+	if s.results != nil {
+		s.results.Close()
 	}
 	s.nmu.Lock()
 	s.nclosed = true
