@@ -32,6 +32,8 @@ var version = "0.1.0-dev"
 // demo.
 type modelFlags struct {
 	model, baseURL, apiKeyEnv, script string
+	// scriptLog, with script, is a file each model call is recorded to.
+	scriptLog string
 }
 
 func (mf *modelFlags) register(fs *flag.FlagSet) {
@@ -39,6 +41,7 @@ func (mf *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&mf.baseURL, "base-url", os.Getenv("MCP_HOST_BASE_URL"), "API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama ($MCP_HOST_BASE_URL; default OpenAI)")
 	fs.StringVar(&mf.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY when set)")
 	fs.StringVar(&mf.script, "script", "", "play a scripted model from a JSON file of steps instead of calling a model")
+	fs.StringVar(&mf.scriptLog, "script-log", "", "with --script, append what each model call received (system messages, tool names, the last tool results) to this file as JSON lines")
 }
 
 // provider builds the model; nil when none is configured.
@@ -55,7 +58,13 @@ func (mf *modelFlags) provider() (core.Provider, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--script %s: %w", mf.script, err)
 		}
-		return scripted.New(steps...), "scripted (" + filepath.Base(mf.script) + ")", nil
+		var p core.Provider = scripted.New(steps...)
+		if mf.scriptLog != "" {
+			p = &loggedModel{next: p, path: mf.scriptLog}
+		}
+		return p, "scripted (" + filepath.Base(mf.script) + ")", nil
+	case mf.scriptLog != "":
+		return nil, "", fmt.Errorf("--script-log needs --script")
 	case mf.model != "":
 		keyEnv := mf.apiKeyEnv
 		if keyEnv == "" && os.Getenv("OPENAI_API_KEY") != "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-host/mcp-host/core"
@@ -93,6 +94,11 @@ func checkSteps(steps []Step, where string) error {
 			}
 			if len(c.Args) > 0 && len(c.Arguments) > 0 {
 				return fmt.Errorf("scripted: parse script: %sstep %d, call %d: both \"args\" and \"arguments\" (they are one field: give one)", where, i, j)
+			}
+		}
+		if s.Capture != "" {
+			if _, err := regexp.Compile(s.Capture); err != nil {
+				return fmt.Errorf("scripted: parse script: %sstep %d: capture: %w", where, i, err)
 			}
 		}
 	}

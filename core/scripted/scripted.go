@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -39,6 +40,12 @@ type Step struct {
 	Calls []Call `json:"calls,omitempty"`
 	// Error, if set, makes the model call fail with this message.
 	Error string `json:"error,omitempty"`
+	// Capture, if set, is a regular expression looked for in the tool
+	// results of the conversation, the latest first: its first submatch
+	// (or whole match) replaces every "{{capture}}" in the step's call
+	// arguments, JSON-escaped. A script uses it to pass on what only a
+	// result tells, such as an id.
+	Capture string `json:"capture,omitempty"`
 	// Before, if set, runs before the step is answered, with the model
 	// call's context and request; an error fails the model call. Tests use
 	// it to block, to synchronize, or to inspect requests.
@@ -167,12 +174,20 @@ func (p *Provider) Stream(ctx context.Context, req core.Request, onDelta func(co
 		}
 	}
 	resp := &core.Response{Text: step.Text, FinishReason: core.FinishStop}
+	captured, err := capture(step.Capture, req.Messages)
+	if err != nil {
+		return nil, fmt.Errorf("scripted: model call %d: %w", callNo, err)
+	}
 	for i, c := range step.Calls {
 		id := c.ID
 		if id == "" {
 			id = fmt.Sprintf("scripted_%d_%d", callNo, i)
 		}
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: resolve(c.Name, req.Tools), Args: c.args()})
+		args := c.args()
+		if step.Capture != "" {
+			args = json.RawMessage(bytes.ReplaceAll(args, []byte("{{capture}}"), captured))
+		}
+		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Name: resolve(c.Name, req.Tools), Args: args})
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.FinishReason = core.FinishToolCalls
@@ -200,6 +215,35 @@ func copyRequest(req core.Request) core.Request {
 		Messages: append([]core.Message(nil), req.Messages...),
 		Tools:    append([]core.ToolDef(nil), req.Tools...),
 	}
+}
+
+// capture returns the first submatch (or the match) of the expression
+// expr in the tool results of msgs, the latest first, JSON-escaped without
+// its quotes; nil when expr is empty or matches nothing.
+func capture(expr string, msgs []core.Message) ([]byte, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("capture: %w", err)
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != core.RoleTool {
+			continue
+		}
+		m := re.FindStringSubmatch(msgs[i].Content)
+		if m == nil {
+			continue
+		}
+		v := m[len(m)-1]
+		if len(m) > 1 {
+			v = m[1]
+		}
+		q, _ := json.Marshal(v)
+		return q[1 : len(q)-1], nil
+	}
+	return nil, nil
 }
 
 // trailingResults returns the text of the tool messages that end msgs.

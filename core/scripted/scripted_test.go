@@ -113,3 +113,24 @@ func TestParseArgumentsAlias(t *testing.T) {
 		t.Errorf("both names: %v", err)
 	}
 }
+
+// TestCapture: a step's calls get the first submatch of its capture from
+// the latest tool result that matches, JSON-escaped.
+func TestCapture(t *testing.T) {
+	steps, err := scripted.Parse([]byte(`[{"capture": "id \"([^ ]+)\" ", "calls": [{"name": "read", "args": {"id": "{{capture}}"}}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := scripted.New(steps...)
+	msgs := []core.Message{{Role: core.RoleTool, Content: `kept as id "a\b" here`}, {Role: core.RoleTool, Content: "no match"}}
+	resp, err := p.Stream(context.Background(), core.Request{Messages: msgs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(resp.ToolCalls[0].Args); got != `{"id": "a\\b"}` {
+		t.Errorf("args %s", got)
+	}
+	if _, err := scripted.Parse([]byte(`[{"capture": "(", "text": "x"}]`)); err == nil {
+		t.Error("a bad capture expression parsed")
+	}
+}

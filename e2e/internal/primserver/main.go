@@ -1,0 +1,59 @@
+// Command primserver is a stdio MCP server (go-sdk) for the end-to-end
+// tests of what the host hands the model and the user: a server's
+// instructions, a result over the output budget, and tool annotations.
+//
+//	-instructions TEXT  the instructions its initialize answer gives
+//	-big N              the size in bytes of the "big" tool's result
+//
+// Tools: "look" claims readOnlyHint: true and openWorldHint: false and
+// answers "looked"; "poke" has no annotations and answers "poked"; "big"
+// answers one text block of N bytes, lines of 100 bytes each
+// ("line 000001 " then dots, a newline), the last one marked "THE END".
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	instructions := flag.String("instructions", "", "the server's instructions")
+	big := flag.Int("big", 5<<20, "bytes of the big tool's result")
+	flag.Parse()
+	server := mcp.NewServer(&mcp.Implementation{Name: "primserver", Version: "1"}, &mcp.ServerOptions{Instructions: *instructions})
+	closed := false
+	mcp.AddTool(server, &mcp.Tool{Name: "look", Description: "looks at something",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed}},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "looked"}}}, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "poke", Description: "changes something"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "poked"}}}, nil, nil
+		})
+	mcp.AddTool(server, &mcp.Tool{Name: "big", Description: "answers a very large text"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: bigText(*big)}}}, nil, nil
+		})
+	_ = server.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// bigText is n bytes of 100-byte numbered lines.
+func bigText(n int) string {
+	var b bytes.Buffer
+	b.Grow(n)
+	for i := 1; b.Len()+100 <= n; i++ {
+		line := fmt.Sprintf("line %06d ", i)
+		if b.Len()+200 > n {
+			line += "THE END "
+		}
+		b.WriteString(line)
+		b.Write(bytes.Repeat([]byte("."), 99-len(line)))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
