@@ -10,13 +10,14 @@ import (
 	"github.com/mcp-host/mcp-host/core"
 )
 
-// scriptLogResultMax bounds each tool result a log line quotes.
-const scriptLogResultMax = 4 << 10
+// scriptLogResultMax bounds each tool result a log line quotes: its first
+// and last halves are kept.
+const scriptLogResultMax = 8 << 10
 
 // loggedModel records what each model call received (--script-log), so
 // that a test can check what the model was given: the system messages
 // whole, the tools' names, and the tool results that end the conversation
-// (each cut at scriptLogResultMax bytes).
+// (a longer one as its start and its end).
 type loggedModel struct {
 	next core.Provider
 	path string
@@ -44,7 +45,7 @@ func (m *loggedModel) Stream(ctx context.Context, req core.Request, onDelta func
 	for i := len(req.Messages) - 1; i >= 0 && req.Messages[i].Role == core.RoleTool; i-- {
 		c := req.Messages[i].Content
 		if len(c) > scriptLogResultMax {
-			c = c[:scriptLogResultMax]
+			c = c[:scriptLogResultMax/2] + "\n[…]\n" + c[len(c)-scriptLogResultMax/2:]
 		}
 		l.Results = append(l.Results, c)
 	}

@@ -183,7 +183,11 @@ func (s *Store) keep(write func(io.Writer) error) (adapter.Kept, error) {
 	s.sizes[id] = cw.n
 	s.total += cw.n
 	s.mu.Unlock()
-	return adapter.Kept{ID: id, Bytes: cw.n, Lines: cw.lines + 1}, nil
+	lines := cw.lines
+	if cw.n > 0 && cw.last != '\n' {
+		lines++ // a last line without its newline
+	}
+	return adapter.Kept{ID: id, Bytes: cw.n, Lines: lines}, nil
 }
 
 // remove deletes one kept result.
@@ -212,6 +216,7 @@ func (s *Store) Close() error {
 type countingWriter struct {
 	n, max int64
 	lines  int
+	last   byte
 }
 
 func (w *countingWriter) Write(p []byte) (int, error) {
@@ -219,6 +224,9 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 		return 0, errTooLarge
 	}
 	w.n += int64(len(p))
+	if len(p) > 0 {
+		w.last = p[len(p)-1]
+	}
 	for _, b := range p {
 		if b == '\n' {
 			w.lines++

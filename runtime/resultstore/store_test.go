@@ -18,7 +18,11 @@ func keepText(t *testing.T, sc *Scope, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k.Bytes != int64(len(text)) || k.Lines != strings.Count(text, "\n")+1 {
+	lines := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		lines++
+	}
+	if k.Bytes != int64(len(text)) || k.Lines != lines {
 		t.Errorf("kept %+v for %d bytes", k, len(text))
 	}
 	return k.ID
