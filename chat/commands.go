@@ -13,7 +13,8 @@ import (
 
 const help = `Commands:
   /mcp              servers: id, transport, source, enabled, state, tools, auth (live)
-  /mcp <id>         one server: last error, last connected, protocol, token, approval, warnings, stderr tail
+  /mcp <id>         one server: last error, last connected, protocol, token, approval, warnings, stderr tail,
+                    its instructions to the model
   /tools [<id>]     the tools the model sees
   /login <id>       log in to an OAuth server (asks first; browser or pasted redirect)
   /logout <id>      forget a server's tokens

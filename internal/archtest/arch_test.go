@@ -131,7 +131,7 @@ var rules = []rule{
 
 // Parts of the runtime below the manager: they must not import the manager
 // (runtime) or the UI-protocol server (runtime/serve).
-var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/policy", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "runtime/hostfetch", "runtime/registry", "tokenstore", "redact", "termsafe", "displayurl", "internal"}
+var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/policy", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "runtime/resultstore", "runtime/hostfetch", "runtime/registry", "tokenstore", "redact", "termsafe", "displayurl", "internal"}
 
 func init() {
 	for _, part := range runtimeParts {
