@@ -213,11 +213,23 @@ func TestWholeResultReadInParts(t *testing.T) {
 	h, log, ctx := primHost(t, servers, steps, []string{"bigsrv"}, "MCP_HOST_CACHE_DIR="+cache)
 	pid := h.cmd.Process.Pid
 	before := peakRSSKB(pid)
-	_, st := runToEnd(t, h, ctx, "read the big result")
+	runID, st := runToEnd(t, h, ctx, "read the big result")
 	peak := peakRSSKB(pid)
 	t.Logf("host serve peak RSS: %d KiB before the run, %d KiB after reading a %d KiB result in parts", before, peak, size>>10)
 	if st.Status != protocol.RunCompleted || st.Text != "read it" {
 		t.Fatalf("run: %+v", st)
+	}
+	reads := 0
+	for _, e := range h.ui.runEvents(runID) {
+		if e.Type == protocol.EventToolCall && e.Call != nil && e.Call.PublicName == "mcp_result_read" {
+			reads++
+			if e.Call.Unknown || e.Call.Server != "" {
+				t.Errorf("the UI sees the read as %+v, want a local tool", e.Call)
+			}
+		}
+	}
+	if reads != 3 {
+		t.Errorf("%d mcp_result_read calls in the events, want 3", reads)
 	}
 	calls := readScriptLog(t, log)
 	if len(calls) != 3 {
