@@ -116,10 +116,10 @@ func (e *ServerEntry) Trusted() bool {
 }
 
 // AutoAllowReadOnly reports "auto_allow": "read_only" from the user's
-// global config, the only layer allowed to let tools run unasked on their
-// own read-only claim.
+// global config or the organization's managed policy, the only layers
+// allowed to let tools run unasked on their own read-only claim.
 func (e *ServerEntry) AutoAllowReadOnly() bool {
-	return e.Config.AutoAllow == AutoAllowReadOnly && e.DefinedIn == SourceGlobal
+	return e.Config.AutoAllow == AutoAllowReadOnly && (e.DefinedIn == SourceGlobal || e.DefinedIn == SourceManaged)
 }
 
 // Warnings are problems with the entry that do not stop the server.
@@ -134,7 +134,7 @@ func (e *ServerEntry) Warnings() []string {
 	}
 	w = append(w, e.SandboxWarnings...)
 	if e.Config.AutoAllow != "" && !e.AutoAllowReadOnly() {
-		w = append(w, fmt.Sprintf(`"auto_allow" in %s is ignored: only the global config can let tools run without a question`, where))
+		w = append(w, fmt.Sprintf(`"auto_allow" in %s is ignored: only the global config or the managed policy can let tools run without a question`, where))
 	}
 	if e.Stale != nil {
 		w = append(w, fmt.Sprintf("running the last good definition: %v", e.Stale))

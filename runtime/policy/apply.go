@@ -81,6 +81,10 @@ func (p *Policy) applyEntry(e *config.ServerEntry, lookup func(string) (string, 
 		e.Config.Trust = false
 		e.Notes = append(e.Notes, fmt.Sprintf(`"trust": true is ignored: the managed policy %s sets "trust": false`, p.File))
 	}
+	if p.AutoAllow != nil && !*p.AutoAllow && e.Config.AutoAllow != "" {
+		e.Config.AutoAllow = ""
+		e.Notes = append(e.Notes, fmt.Sprintf(`"auto_allow" is ignored: the managed policy %s sets "auto_allow": false`, p.File))
+	}
 	e.DeniedTools = p.toolDeny(e.ID)
 	if len(p.OAuthCallbackPorts) > 0 && e.Config.TransportName() != "stdio" && e.Err == nil {
 		if o := e.Config.OAuth; o == nil || (o.CallbackPort == 0 && o.RedirectURI == "") {

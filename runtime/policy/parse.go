@@ -170,6 +170,8 @@ func (d *decoder) policy(p *Policy) {
 			d.value(m, &p.ProjectServers)
 		case "trust":
 			d.value(m, &p.Trust)
+		case "auto_allow":
+			d.value(m, &p.AutoAllow)
 		case "tool_deny":
 			if d.value(m, &p.ToolDeny) {
 				for _, g := range p.ToolDeny {

@@ -85,6 +85,8 @@ type Policy struct {
 	ProjectServers *bool
 	// Trust false ignores every server's "trust": true.
 	Trust *bool
+	// AutoAllow false ignores every server's "auto_allow".
+	AutoAllow *bool
 	// ToolDeny are "server/tool" globs (path.Match syntax on each side)
 	// of tools no one may call.
 	ToolDeny []string

@@ -257,6 +257,31 @@ func TestTrustOff(t *testing.T) {
 	}
 }
 
+// TestAutoAllow: "auto_allow": false in the policy drops every server's
+// auto_allow with a warning; a server the policy provides may set it.
+func TestAutoAllow(t *testing.T) {
+	e := httpEntry("s", "https://x.example/")
+	e.Config.AutoAllow = config.AutoAllowReadOnly
+	if !e.AutoAllowReadOnly() {
+		t.Fatal("setup: a global auto_allow should count")
+	}
+	got := judge(parse(t, `{"auto_allow": false}`), noEnv, e)["s"]
+	if got.AutoAllowReadOnly() {
+		t.Error(`"auto_allow": false in the policy left the server's auto_allow`)
+	}
+	if w := got.Warnings(); len(w) != 1 || !strings.Contains(w[0], `"auto_allow": false`) {
+		t.Errorf("warnings %q", w)
+	}
+	if same := judge(parse(t, `{}`), noEnv, e)["s"]; !same.AutoAllowReadOnly() {
+		t.Error("a policy without auto_allow dropped it")
+	}
+	eff := &config.Effective{}
+	parse(t, `{"servers": {"corp": {"url": "https://corp.example/mcp", "auto_allow": "read_only"}}}`).Apply(eff, noEnv)
+	if len(eff.Servers) != 1 || !eff.Servers[0].AutoAllowReadOnly() {
+		t.Errorf("a managed server's auto_allow did not count: %+v", eff.Servers)
+	}
+}
+
 func TestToolDeny(t *testing.T) {
 	p := parse(t, `{"tool_deny": ["*/delete_*", "fs/write"]}`)
 	got := judge(p, noEnv, httpEntry("fs", "https://x.example/"), httpEntry("other", "https://y.example/"))
