@@ -249,12 +249,13 @@ func TestWholeResultReadInParts(t *testing.T) {
 	// costs little (the result is streamed to its file and read back in
 	// bounded parts), but the session decoding one 5 MB stdio answer (the
 	// line, the SDK's decoder, the raw result and the text are each a
-	// copy) peaks near 55 MB above the baseline with or without keeping
-	// (73 MB measured with the store off). Until the session decodes
-	// answers with fewer copies, this bound (16 x) catches keeping the
-	// result in memory, or handing it to the model whole, on top of that.
-	if peak >= before+16*size>>10 {
-		t.Errorf("host serve peak RSS %d KiB (from %d), want under 16 x the %d KiB result above it", peak, before, size>>10)
+	// copy) peaks 55 to 65 MB above the baseline with or without keeping
+	// (73 MB measured with the store off, 76 to 84 MB with it). Until the
+	// session decodes answers with fewer copies, this bound (20 x, with
+	// room for the GC's timing) catches keeping the result in memory, or
+	// handing it to the model whole, on top of that.
+	if peak >= before+20*size>>10 {
+		t.Errorf("host serve peak RSS %d KiB (from %d), want under 20 x the %d KiB result above it", peak, before, size>>10)
 	}
 	ents, err := os.ReadDir(filepath.Join(cache, "results"))
 	if err != nil {
