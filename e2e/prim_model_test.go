@@ -185,7 +185,8 @@ func TestAutoAllowReadOnlyOverProtocol(t *testing.T) {
 	}
 }
 
-// A 5 MB tool result is cut at the output budget and kept whole; the
+// A 5 MB tool result is cut at the server's output budget
+// (max_output_tokens) and kept whole; the
 // scripted model reads it back in parts through mcp_result_read (a byte
 // range, a line range, a search), host serve's peak RSS stays well under
 // 5 times the result, and the kept copy is gone when the run ends
@@ -197,7 +198,8 @@ func TestWholeResultReadInParts(t *testing.T) {
 	const size = 5 << 20
 	bin := buildPrimServer(t)
 	cache := t.TempDir()
-	servers := map[string]any{"bigsrv": map[string]any{"command": bin, "args": []string{"-big", "5242880"}, "trust": true}}
+	// The server's own budget: 10,000 tokens, 40,000 bytes.
+	servers := map[string]any{"bigsrv": map[string]any{"command": bin, "args": []string{"-big", "5242880"}, "trust": true, "max_output_tokens": 10_000}}
 	read := func(args string) map[string]any {
 		return map[string]any{"name": "mcp_result_read", "args": json.RawMessage(args)}
 	}
@@ -236,7 +238,7 @@ func TestWholeResultReadInParts(t *testing.T) {
 		t.Fatalf("%d model calls, want 3", len(calls))
 	}
 	first := strings.Join(calls[1].Results, "\n")
-	if !strings.Contains(first, "line 000001 ") || !strings.Contains(first, "of 5242800 bytes (52428 lines)") || strings.Contains(first, "line 052428") {
+	if !strings.Contains(first, "line 000001 ") || !strings.Contains(first, "shown are the first 40000 of 5242800 bytes (52428 lines)") || strings.Contains(first, "line 052428") {
 		t.Errorf("the cut result's start: %.300s … %.600s", first, first[max(0, len(first)-600):])
 	}
 	parts := strings.Join(calls[2].Results, "\n---\n")

@@ -78,3 +78,52 @@ func TestInstructionsOnlyForOfferedServers(t *testing.T) {
 		t.Errorf("a call offering no tool with instructions got %d messages, want the 2 it was given", n)
 	}
 }
+
+// TestInstructionsFollowToolSearch: in search mode a model call gets the
+// instructions of a server only once a search has found one of its tools
+// (the instructions wrap the model inside the search's provider).
+func TestInstructionsFollowToolSearch(t *testing.T) {
+	big := bigTools(300)
+	billing, err := adapter.BuildCatalog("billing", big, &recordingCaller{}, nil, adapter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	crm, err := adapter.BuildCatalog("crm", []*mcp.Tool{{Name: "lookup_customer", Description: "find a customer", InputSchema: map[string]any{"type": "object"}}}, &recordingCaller{}, nil, adapter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := adapter.NewSnapshot([]*adapter.Catalog{billing, crm}, []string{SearchToolName})
+	gate, _ := askedGate(t)
+	a := &Agent{opts: AgentOptions{Gate: gate, ToolSearch: ToolSearchOptions{MaxTools: 10}}}
+	model := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{Name: SearchToolName, Args: []byte(`{"query":"lookup customer","limit":1}`)}}},
+		scripted.Say("done"))
+	text := map[string]string{"billing": "BILLING-NOTES", "crm": "CRM-NOTES"}
+	tools, prov, info := a.searchMode(snap, snap.CoreTools(), withInstructions(model, snap, text))
+	if info == nil {
+		t.Fatal("not in search mode")
+	}
+	if _, err := core.Run(context.Background(), core.RunOptions{Provider: prov, Tools: tools, Permission: gate.Hook(),
+		Messages: []core.Message{{Role: core.RoleUser, Content: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model calls", len(reqs))
+	}
+	system := func(r core.Request) string {
+		var s []string
+		for _, m := range r.Messages {
+			if m.Role == core.RoleSystem {
+				s = append(s, m.Content)
+			}
+		}
+		return strings.Join(s, "\n")
+	}
+	if s := system(reqs[0]); s != "" {
+		t.Errorf("before any search the model got instructions: %q", s)
+	}
+	if s := system(reqs[1]); !strings.Contains(s, "CRM-NOTES") || strings.Contains(s, "BILLING-NOTES") {
+		t.Errorf("after finding crm's tool the model got %q, want crm's instructions only", s)
+	}
+}
