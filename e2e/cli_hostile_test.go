@@ -68,6 +68,8 @@ func TestCLIHostileServer(t *testing.T) {
 	run([]string{"approval_required", `definition:  args: ["-c","true\u001b]0;PWNED\u0007`}, "mcp", "get", "cloned")
 	for _, id := range []string{"hostile", "remote"} {
 		run([]string{"server:", hostile.ServerName, hostile.ServerVersion}, "mcp", "get", id)
+		// The server's instructions, stripped, as the model gets them.
+		run([]string{"instructions (the server's text, given to the model):", hostile.Instructions}, "mcp", "get", id)
 		var got struct {
 			ServerName string `json:"server_name"`
 		}
