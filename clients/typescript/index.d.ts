@@ -45,7 +45,7 @@ export declare const UI_HANDLERS: { readonly [method: string]: keyof UIHandlers 
 export interface AgentEventParams {
   /** Call is the tool call of tool_call, permission and tool_result. */
   call?: null | ToolCallInfo;
-  /** DecidedBy, on a permission event with phase decided, says what decided: "deny rule", "allow rule", "trusted server", "remembered answer", "user", "non-interactive policy", "timeout". */
+  /** DecidedBy, on a permission event with phase decided, says what decided: "deny rule", "allow rule", "trusted server", "read-only claim (auto_allow)", "remembered answer", "user", "non-interactive policy", "timeout". */
   decided_by?: string;
   decision?: string;
   /** Error is the message of an error event. */
@@ -822,6 +822,10 @@ export interface ServerDetail {
   /** Environment names the environment variables a stdio server gets (never their values); absent for http and sse servers. */
   environment?: null | EnvironmentNames;
   id: string;
+  /** Instructions are the server's instructions from its initialize answer as the model gets them: stripped of controls (newlines kept) and cut at 2 KB with a note. Absent when it sent none. The server's own words: escape them before display. */
+  instructions?: string;
+  /** InstructionsOff reports that the server's config leaves its instructions out of the model's context ("instructions": false). */
+  instructions_off?: boolean;
   /** LastConnectedAt is the time of the last successful handshake. */
   last_connected_at?: string;
   last_error?: string;
