@@ -8,7 +8,7 @@ import (
 
 // clientCapabilities are what every session declares: elicitation in both
 // modes, and nothing of the deprecated roots and sampling features
-// (DESIGN.md, "Spec direction"), which the SDK would otherwise declare by
+// (docs/DESIGN.md, "Spec direction"), which the SDK would otherwise declare by
 // default (roots with listChanged) though the host never implemented them.
 func clientCapabilities() *mcp.ClientCapabilities {
 	return &mcp.ClientCapabilities{Elicitation: elicitationCapabilities()}
