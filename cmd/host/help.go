@@ -40,7 +40,7 @@ var commands = map[string]command{
 	"host mcp test":    {"host mcp test [<id>...]", "connect, handshake and list tools of the named servers, or of every enabled one, all at once; the exit code says the result", []string{"host mcp test memory", "host mcp test"}},
 	"host mcp tools":   {"host mcp tools [<id>] [--json]", "the adapted tools: public name, server, tool, description", []string{"host mcp tools memory"}},
 	"host mcp call":    {"host mcp call <id> <tool> [--args JSON] [--yes] [--json]", "call one tool (its own name, or the public name host mcp tools lists first), after the same permission check the runtime makes", []string{`host mcp call memory read_graph --args '{}' --yes`}},
-	"host mcp import":  {"host mcp import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]", "import servers from another host's file; secrets become ${VAR} references", []string{"host mcp import --from claude-desktop --dry-run"}},
+	"host mcp import":  {"host mcp import [--from claude-desktop|claude-code|codex|cursor|gemini|vscode|FILE] [--scope project|global] [--replace] [--dry-run]", "import servers from another host's file; secrets become ${VAR} references", []string{"host mcp import --from claude-desktop --dry-run"}},
 	"host mcp login":   {"host mcp login <id> [--no-browser]", "OAuth login: asks first, then the browser (or paste the redirect back)", []string{"host mcp login github"}},
 	"host mcp logout":  {"host mcp logout <id> [--forget-client]", "forget the server's tokens (and its client registration)", []string{"host mcp logout github"}},
 	"host mcp approve": {"host mcp approve <id>", "let a server that a project file defines start", []string{"host mcp approve memory"}},

@@ -57,7 +57,7 @@ MCP commands (each takes --help):
                                     all at once); exit code says the result
   tools [<id>] [--json]             adapted tools: public name, origin, description
   call <id> <tool> [--args JSON] [--yes]
-  import [--from claude-desktop|cursor|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
+  import [--from claude-desktop|claude-code|codex|cursor|gemini|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
   login <id> [--no-browser]         OAuth login: asks first, then the browser (or paste the redirect back)
   logout <id> [--forget-client]     forget the server's tokens (and its client registration)
   approve|deny <id>                 let a server that a project file defines start, or keep it off

@@ -15,24 +15,16 @@ import (
 // each line saying "would", and exits 0.
 func (c *cli) importServers(args []string) int {
 	fs := newFlagSet("import", c.stderr)
-	from := fs.String("from", ".mcp.json", "claude-desktop, cursor, vscode, or a file path")
+	from := fs.String("from", ".mcp.json", "claude-desktop, claude-code, codex, cursor, gemini, vscode, or a file path")
 	scope := fs.String("scope", "global", "where to write: project or global")
 	replace := fs.Bool("replace", false, "replace servers that already exist")
 	dryRun := fs.Bool("dry-run", false, "print the report of the import without writing anything")
 	if _, code := c.parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	path, format := *from, "file"
-	if p, ok := config.ImportSources()[*from]; ok {
-		path, format = p, *from
-	}
-	data, err := os.ReadFile(path)
+	imported, path, err := readImport(*from)
 	if err != nil {
-		return c.failf(exitUsage, "import: %v", err)
-	}
-	imported, err := config.ParseImport(data, format)
-	if err != nil {
-		return c.failf(exitUsage, "import %s: %v", path, err)
+		return c.failf(exitUsage, "%v", err)
 	}
 	dest, err := c.scopePath(*scope)
 	if err != nil {
@@ -148,4 +140,28 @@ func movedValue(cfg config.ServerConfig, m config.MovedSecret) string {
 		return cfg.Args[i]
 	}
 	return "${" + m.Var + "}"
+}
+
+// readImport reads the servers of the client or file named by from and
+// says where they came from.
+func readImport(from string) ([]config.ImportedServer, string, error) {
+	home, _ := os.UserHomeDir()
+	cwd, _ := os.Getwd()
+	if config.PeerFiles(from, home, cwd) != nil {
+		imported, files, err := config.ReadPeerImport(from, home, cwd)
+		return imported, strings.Join(files, " and "), err
+	}
+	path, format := from, "file"
+	if p, ok := config.ImportSources()[from]; ok {
+		path, format = p, from
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("import: %w", err)
+	}
+	imported, err := config.ParseImport(data, format)
+	if err != nil {
+		return nil, "", fmt.Errorf("import %s: %w", path, err)
+	}
+	return imported, path, nil
 }

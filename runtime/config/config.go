@@ -388,7 +388,8 @@ func checkEnvName(name string) error {
 
 // Expand returns a copy with ${VAR} replaced in url, headers, args, env and
 // cwd, looking variables up with lookup (nil means os.LookupEnv). "$${"
-// stands for a literal "${". An unset variable is an error naming the field.
+// stands for a literal "${"; ${VAR:-default} is default when VAR is unset or
+// empty. An unset variable without a default is an error naming the field.
 func (c ServerConfig) Expand(lookup func(string) (string, bool)) (ServerConfig, error) {
 	if lookup == nil {
 		lookup = os.LookupEnv
@@ -467,10 +468,15 @@ func expandString(s string, lookup func(string) (string, bool)) (string, error) 
 				return "", fmt.Errorf("unclosed ${ in %q", s)
 			}
 			name := s[i+2 : i+end]
+			name, def, hasDef := strings.Cut(name, ":-")
 			if name == "" {
 				return "", errors.New("empty ${} reference")
 			}
 			v, ok := lookup(name)
+			if hasDef && (!ok || v == "") {
+				// ${VAR:-default}, as in a shell and Claude Code.
+				v, ok = def, true
+			}
 			if !ok {
 				return "", fmt.Errorf("environment variable %s is not set", name)
 			}
@@ -484,7 +490,7 @@ func expandString(s string, lookup func(string) (string, bool)) (string, error) 
 	return b.String(), nil
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
-	"sort"
 	"strings"
 )
 
@@ -77,20 +76,25 @@ func ParseImport(data []byte, format string) ([]ImportedServer, error) {
 	if len(servers) == 0 {
 		return nil, errors.New(`no "mcpServers" (or VS Code "servers") object found`)
 	}
-	names := make([]string, 0, len(servers))
-	for n := range servers {
-		names = append(names, n)
+	out := make([]ImportedServer, 0, len(servers))
+	for _, name := range sortedKeys(servers) {
+		out = append(out, importOne(name, servers[name]))
 	}
-	sort.Strings(names)
-	out := make([]ImportedServer, 0, len(names))
+	return finishImport(out), nil
+}
+
+// finishImport gives every imported server a unique valid id and moves
+// its secrets out. in holds one entry per name, sorted by name.
+func finishImport(out []ImportedServer) []ImportedServer {
 	ids := map[string]bool{}
 	vars := map[string]bool{}
-	for _, name := range names {
-		s := importOne(name, servers[name])
-		if !s.Renamed() {
-			ids[s.ID] = true
+	for i := range out {
+		if ValidateServerID(out[i].Name) != nil {
+			out[i].ID = slugID(out[i].Name)
+		} else {
+			out[i].ID = out[i].Name
+			ids[out[i].ID] = true
 		}
-		out = append(out, s)
 	}
 	for i := range out {
 		s := &out[i]
@@ -105,17 +109,17 @@ func ParseImport(data []byte, format string) ([]ImportedServer, error) {
 			ids[s.ID] = true
 		}
 		if s.Err == nil {
+			// Imports are untrusted: another client's "trust" (or a
+			// project file's) never skips our confirm.
+			s.Config.Trust = false
 			s.Moved = moveSecrets(s.ID, &s.Config, vars)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func importOne(name string, raw json.RawMessage) ImportedServer {
 	s := ImportedServer{Name: name, ID: name}
-	if ValidateServerID(name) != nil {
-		s.ID = slugID(name)
-	}
 	var in struct {
 		Type    string            `json:"type"`
 		Command string            `json:"command"`
@@ -127,12 +131,21 @@ func importOne(name string, raw json.RawMessage) ImportedServer {
 		// Disabled is Claude Code's and Cursor's switch; Enabled ours.
 		Disabled *bool `json:"disabled"`
 		Enabled  *bool `json:"enabled"`
+		// OAuth is Claude Code's pre-registered client (mcp add
+		// --client-id, --callback-port).
+		OAuth *struct {
+			ClientID     string `json:"clientId"`
+			CallbackPort int    `json:"callbackPort"`
+		} `json:"oauth"`
 	}
 	if err := json.Unmarshal(raw, &in); err != nil {
 		s.Err = fmt.Errorf("not a server object: %w", err)
 		return s
 	}
 	c := ServerConfig{URL: in.URL, Headers: in.Headers, Command: in.Command, Args: in.Args, Env: in.Env, Cwd: in.Cwd}
+	if in.OAuth != nil && (in.OAuth.ClientID != "" || in.OAuth.CallbackPort != 0) {
+		c.OAuth = &OAuthConfig{ClientID: in.OAuth.ClientID, CallbackPort: in.OAuth.CallbackPort}
+	}
 	if (in.Disabled != nil && *in.Disabled) || (in.Enabled != nil && !*in.Enabled) {
 		off := false
 		c.Enabled = &off
@@ -152,12 +165,18 @@ func importOne(name string, raw json.RawMessage) ImportedServer {
 		s.Err = fmt.Errorf("unknown type %q", in.Type)
 		return s
 	}
+	return checkImported(s, c)
+}
+
+// checkImported sets s's Config to c, or its Err to why c cannot be
+// imported as it is.
+func checkImported(s ImportedServer, c ServerConfig) ImportedServer {
 	s.Config = c
 	if err := c.Validate(); err != nil {
 		s.Err = err
 		return s
 	}
-	for _, v := range append(append(mapValues(in.Env), mapValues(in.Headers)...), in.Args...) {
+	for _, v := range append(append(mapValues(c.Env), mapValues(c.Headers)...), c.Args...) {
 		if strings.Contains(v, "${input:") {
 			s.Err = fmt.Errorf("uses a VS Code input variable (%s); set it with ${ENV_VAR} after import", v)
 			return s

@@ -32,8 +32,8 @@ var (
 // vscodeEnvRef is VS Code's ${env:NAME}, which means our ${NAME}.
 var vscodeEnvRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
-// moveSecrets replaces each secret value in c's env, headers and
-// command-line flags (--api-key VALUE, --token=VALUE) by a ${VAR}
+// moveSecrets replaces each secret value in c's env, headers, OAuth
+// client secret and command-line flags (--api-key VALUE, --token=VALUE) by a ${VAR}
 // reference and returns what it moved, sorted by field. A value
 // that already references a variable is left as it is. used holds the
 // variable names taken so far in this import, so that two entries never
@@ -60,6 +60,11 @@ func moveSecrets(id string, c *ServerConfig, used map[string]bool) []MovedSecret
 	}
 	move("env", c.Env)
 	move("headers", c.Headers)
+	if c.OAuth != nil && c.OAuth.ClientSecret != "" && !strings.Contains(c.OAuth.ClientSecret, "${") {
+		name := uniqueVar(secretVar(id, "client_secret"), used)
+		c.OAuth.ClientSecret = "${" + name + "}"
+		moved = append(moved, MovedSecret{Field: "oauth.client_secret", Var: name})
+	}
 	for i := 0; i < len(c.Args); i++ {
 		flag, value, inline := strings.Cut(c.Args[i], "=")
 		if !secretFlag().MatchString(flag) || notSecretFlag().MatchString(flag) {
