@@ -3,23 +3,35 @@ package chat
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	mdtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // A finished answer is rendered as Markdown when it moves into the
-// transcript; while it streams it is shown as it comes. The parser is this
-// package's own (mdblock.go, mdinline.go) and so is the terminal writer
-// below: a Markdown library's tables (glamour's lexers and sanitizer,
-// goldmark's entity table and regular expressions) were built in every
-// host command's package initialization, a third of a one-shot command's
-// start (docs/PERFORMANCE.md). Text is cleaned for the terminal after
-// Markdown's escapes and character references are resolved (inline), so
-// the only control sequences in the output are the styles added here.
+// transcript; while it streams it is shown as it comes. goldmark parses it
+// (CommonMark and GFM pipe tables) to its syntax tree; the terminal writer
+// below is this package's own. Text is cleaned for the terminal after
+// Markdown's escapes and character references are resolved (mdWriter.clean),
+// so &#27; cannot bring back an ESC: the only control sequences in the
+// output are the styles added here.
 
 // markdown renders Markdown answers.
 type markdown struct{}
+
+// mdParser is goldmark's CommonMark parser with the table extension, made
+// on first use (its tables are not built by commands that render none).
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
+})
 
 // Styles of the rendered Markdown.
 var (
@@ -31,6 +43,10 @@ var (
 	mdQuote   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
 )
 
+// maxInlineDepth bounds emphasis and links inside each other that are
+// styled; deeper markup is written as its text.
+const maxInlineDepth = 8
+
 // render returns s rendered for width cells (no wrapping when width is not
 // known yet).
 func (markdown) render(s string, width int) string {
@@ -40,74 +56,100 @@ func (markdown) render(s string, width int) string {
 	if width <= 0 {
 		width = 1 << 20
 	}
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), "\n")
-	var w mdWriter
-	w.blocks(parseBlocks(lines, 0), "", "", max(width, 8), false)
+	src := []byte(bounded(s))
+	doc := mdParser().Parse(mdtext.NewReader(src))
+	w := mdWriter{src: src}
+	w.blocks(doc, "", "", max(width, 8))
 	return strings.TrimRight(strings.Join(w.lines, "\n"), "\n")
 }
 
-// mdWriter turns parsed blocks into terminal lines.
+// mdWriter turns a goldmark document into terminal lines.
 type mdWriter struct {
+	src   []byte
 	lines []string
 }
 
-// blocks writes blocks one after another, a blank line between them
-// unless tight (the items of a tight list). first prefixes the first line
-// written (a list bullet), rest every later line; width counts the
-// prefixes.
-func (w *mdWriter) blocks(bs []*mdBlock, first, rest string, width int, tight bool) {
-	for i, b := range bs {
-		if i > 0 && !tight {
+// nest returns the prefixes for a container inside one prefixed by first
+// and rest: each gets add (addFirst on the first line). Containers nested
+// so deep that their prefixes would take over half the width keep their
+// parent's, so that text always has room and the prefixes cannot grow
+// with the nesting a hostile answer makes.
+func nest(first, rest, addFirst, addRest string, width int) (string, string) {
+	if ansi.StringWidth(rest)+ansi.StringWidth(addRest) > width/2 {
+		return first, rest
+	}
+	return first + addFirst, rest + addRest
+}
+
+// blocks writes the block children of n, a blank line between them unless
+// n is an item of a tight list. first prefixes the first line written (a
+// list bullet), rest every later line; width counts the prefixes.
+func (w *mdWriter) blocks(n ast.Node, first, rest string, width int) {
+	tight := false
+	if l, ok := n.Parent().(*ast.List); ok && n.Kind() == ast.KindListItem {
+		tight = l.IsTight
+	}
+	if n.FirstChild() == nil && n.Kind() == ast.KindListItem {
+		w.lines = append(w.lines, strings.TrimRight(first, " "))
+		return
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c != n.FirstChild() && !tight {
 			w.lines = append(w.lines, strings.TrimRight(rest, " "))
 		}
-		w.block(b, first, rest, width)
+		w.block(c, first, rest, width)
 		first = rest
 	}
 }
 
-// block writes one block.
-func (w *mdWriter) block(b *mdBlock, first, rest string, width int) {
-	switch b.kind {
-	case blockHeading:
-		w.wrap(mdHeading.Render(inline(b.text)), first, rest, width)
-	case blockPara:
-		w.wrap(inline(b.text), first, rest, width)
-	case blockRule:
+// block writes one block node.
+func (w *mdWriter) block(n ast.Node, first, rest string, width int) {
+	switch n := n.(type) {
+	case *ast.Heading:
+		w.wrap(mdHeading.Render(w.inline(n, 0)), first, rest, width)
+	case *ast.Paragraph, *ast.TextBlock:
+		w.wrap(w.inline(n, 0), first, rest, width)
+	case *ast.ThematicBreak:
 		w.lines = append(w.lines, first+strings.Repeat("─", max(width-ansi.StringWidth(first), 1)))
-	case blockCode:
-		w.code(b.lines, first, rest, width)
-	case blockTable:
-		w.table(b.lines, first, rest, width)
-	case blockQuote:
+	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+		w.code(n, first, rest, width)
+	case *east.Table:
+		w.table(n, first, rest, width)
+	case *ast.Blockquote:
 		bar := mdQuote.Render("│") + " "
-		w.blocks(b.children, first+bar, rest+bar, width, false)
-	case blockList:
-		for i, item := range b.children {
+		first, rest = nest(first, rest, bar, bar, width)
+		w.blocks(n, first, rest, width)
+	case *ast.List:
+		num := n.Start
+		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 			bullet := "• "
-			if b.ordered {
-				bullet = strconv.Itoa(b.start+i) + ". "
+			if n.IsOrdered() {
+				bullet = strconv.Itoa(num) + ". "
+				num++
 			}
-			if i > 0 && b.loose {
+			if item != n.FirstChild() && !n.IsTight {
 				w.lines = append(w.lines, strings.TrimRight(rest, " "))
 			}
-			pad := strings.Repeat(" ", ansi.StringWidth(bullet))
-			if len(item.children) == 0 {
-				w.lines = append(w.lines, strings.TrimRight(first+bullet, " "))
-			}
-			w.blocks(item.children, first+bullet, rest+pad, width, !b.loose)
+			f, r := nest(first, rest, bullet, strings.Repeat(" ", ansi.StringWidth(bullet)), width)
+			w.blocks(item, f, r, width)
 			first = rest
 		}
+	default:
+		w.blocks(n, first, rest, width)
 	}
 }
 
-// code writes a code block as it is, indented two cells, each line cut
-// into pieces that fit.
-func (w *mdWriter) code(lines []string, first, rest string, width int) {
-	if len(lines) == 0 {
-		lines = []string{""}
+// code writes a code or HTML block as it is, indented two cells, each line
+// cut into pieces that fit.
+func (w *mdWriter) code(n ast.Node, first, rest string, width int) {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		w.lines = append(w.lines, strings.TrimRight(first, " "))
 	}
-	for _, line := range lines {
-		line = uncut(strings.ReplaceAll(line, "\t", "    "))
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		line := strings.ReplaceAll(strings.TrimRight(string(seg.Value(w.src)), "\r\n"), "\t", "    ")
+		line = uncut(line)
 		for _, piece := range strings.Split(ansi.Hardwrap(line, max(width-ansi.StringWidth(rest)-2, 4), true), "\n") {
 			w.lines = append(w.lines, strings.TrimRight(first+"  "+mdCode.Render(piece), " "))
 			first = rest
@@ -115,197 +157,92 @@ func (w *mdWriter) code(lines []string, first, rest string, width int) {
 	}
 }
 
-// table writes a pipe table in aligned columns, with the header's cells
-// bold, a rule under them, and each column aligned as its delimiter says
-// (---: right, :---: center). A table wider than the width gets narrower
-// columns whose cells wrap inside them; one with too many columns to give
-// each a few cells is written row by row, a cell per line after its
-// header.
-func (w *mdWriter) table(rows []string, first, rest string, width int) {
-	var aligns []byte
-	var cells [][]string
-	for i, row := range rows {
-		if i == 1 {
-			for _, d := range tableCells(row) {
-				aligns = append(aligns, alignOf(d))
-			}
-			continue
-		}
-		var cs []string
-		for _, c := range tableCells(row) {
-			cs = append(cs, inline(c))
-		}
-		cells = append(cells, cs)
-	}
-	cols := len(aligns)
-	for _, cs := range cells {
-		cols = max(cols, len(cs))
-	}
-	natural := make([]int, cols)
-	for _, cs := range cells {
-		for j, c := range cs {
-			natural[j] = max(natural[j], ansi.StringWidth(c))
-		}
-	}
-	room := width - ansi.StringWidth(rest) - 3*(cols-1)
-	colWidth := fitColumns(natural, room)
-	if colWidth == nil {
-		w.tableRecords(cells, first, rest, width)
-		return
-	}
-	sep := mdQuote.Render(" │ ")
-	for i, cs := range cells {
-		wrapped := make([][]string, cols)
-		height := 1
-		for j := range cols {
-			c := ""
-			if j < len(cs) {
-				c = cs[j]
-			}
-			wrapped[j] = fitLines(c, colWidth[j])
-			height = max(height, len(wrapped[j]))
-		}
-		for k := range height {
-			var b strings.Builder
-			for j := range cols {
-				if j > 0 {
-					b.WriteString(sep)
-				}
-				piece := ""
-				if k < len(wrapped[j]) {
-					piece = wrapped[j][k]
-				}
-				align := byte(0)
-				if j < len(aligns) {
-					align = aligns[j]
-				}
-				piece = pad(piece, colWidth[j], align)
-				if i == 0 {
-					piece = mdStrong.Render(piece)
-				}
-				b.WriteString(piece)
-			}
-			w.lines = append(w.lines, strings.TrimRight(first+b.String(), " "))
-			first = rest
-		}
-		if i == 0 {
-			rule := make([]string, cols)
-			for j, cw := range colWidth {
-				rule[j] = strings.Repeat("─", cw)
-			}
-			w.lines = append(w.lines, rest+mdQuote.Render(strings.Join(rule, "─┼─")))
-		}
-	}
-}
-
-// minColumn is the narrowest a wrapped table column gets.
-const minColumn = 6
-
-// fitColumns returns the width of each column of a table whose cells are
-// natural wide at most, in room cells: the natural widths when they fit,
-// else narrower ones (a column never narrower than minColumn, or its
-// natural width when that is less; the room left shared among the
-// columns that want more). It returns nil when the columns cannot have
-// that much.
-func fitColumns(natural []int, room int) []int {
-	total, least := 0, 0
-	for _, n := range natural {
-		total += n
-		least += min(n, minColumn)
-	}
-	if total <= room {
-		return natural
-	}
-	if least > room || len(natural) == 0 {
-		return nil
-	}
-	out := make([]int, len(natural))
-	left := room
-	for j, n := range natural {
-		out[j] = min(n, minColumn)
-		left -= out[j]
-	}
-	for left > 0 {
-		grew := false
-		for j, n := range natural {
-			if left > 0 && out[j] < n {
-				out[j]++
-				left--
-				grew = true
-			}
-		}
-		if !grew {
-			break
-		}
-	}
-	return out
-}
-
-// tableRecords writes each row of a table too wide for columns as a
-// record: a line per cell, its header first, the value wrapped under it.
-func (w *mdWriter) tableRecords(cells [][]string, first, rest string, width int) {
-	if len(cells) == 0 {
-		return
-	}
-	header := cells[0]
-	for i, cs := range cells[1:] {
-		if i > 0 {
-			w.lines = append(w.lines, rest+mdQuote.Render(strings.Repeat("─", max(width-ansi.StringWidth(rest), 1))))
-		}
-		for j, c := range cs {
-			name := ""
-			if j < len(header) {
-				name = header[j]
-			}
-			w.wrap(mdStrong.Render(ansi.Strip(name)+":")+" "+c, first, rest+"  ", width)
-			first = rest
-		}
-	}
-}
-
-// alignOf reads a delimiter cell: 'l', 'r' or 'c', or 0 for none.
-func alignOf(d string) byte {
-	left, right := strings.HasPrefix(d, ":"), strings.HasSuffix(d, ":")
-	switch {
-	case left && right:
-		return 'c'
-	case right:
-		return 'r'
-	case left:
-		return 'l'
-	}
-	return 0
-}
-
-// pad fills s to width cells as align says.
-func pad(s string, width int, align byte) string {
-	gap := max(width-ansi.StringWidth(s), 0)
-	switch align {
-	case 'r':
-		return strings.Repeat(" ", gap) + s
-	case 'c':
-		return strings.Repeat(" ", gap/2) + s + strings.Repeat(" ", gap-gap/2)
-	}
-	return s + strings.Repeat(" ", gap)
-}
-
-// fitLines word-wraps styled text to limit cells, cutting only a word
-// longer than a line.
-func fitLines(s string, limit int) []string {
-	var out []string
+// wrap writes styled inline text, word-wrapped to width with its prefixes.
+func (w *mdWriter) wrap(s, first, rest string, width int) {
+	limit := max(width-ansi.StringWidth(rest), 4)
 	for _, line := range strings.Split(ansi.Wrap(s, limit, ""), "\n") {
 		if ansi.StringWidth(line) > limit { // what Wrap could not break between words
 			line = ansi.Hardwrap(line, limit, true)
 		}
-		out = append(out, strings.Split(line, "\n")...)
+		for _, piece := range strings.Split(line, "\n") {
+			w.lines = append(w.lines, strings.TrimRight(first+piece, " "))
+			first = rest
+		}
 	}
-	return out
 }
 
-// wrap writes styled inline text, word-wrapped to width with its prefixes.
-func (w *mdWriter) wrap(s, first, rest string, width int) {
-	for _, piece := range fitLines(s, max(width-ansi.StringWidth(rest), 4)) {
-		w.lines = append(w.lines, strings.TrimRight(first+piece, " "))
-		first = rest
+// inline renders the inline children of n as one styled string in which a
+// hard line break is a newline; depth counts the styled markup around n.
+func (w *mdWriter) inline(n ast.Node, depth int) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b.WriteString(w.clean(c.Segment.Value(w.src), !c.IsRaw()))
+			switch {
+			case c.HardLineBreak():
+				b.WriteByte('\n')
+			case c.SoftLineBreak():
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.WriteString(w.clean(c.Value, !c.IsRaw()))
+		case *ast.CodeSpan:
+			b.WriteString(mdCode.Render(w.plain(c)))
+		case *ast.Emphasis:
+			if depth >= maxInlineDepth {
+				b.WriteString(w.inline(c, depth))
+				continue
+			}
+			style := mdEmph
+			if c.Level >= 2 {
+				style = mdStrong
+			}
+			b.WriteString(style.Render(w.inline(c, depth+1)))
+		case *ast.Link:
+			label := w.inline(c, depth+1)
+			if depth < maxInlineDepth {
+				label = mdLink.Render(label)
+			}
+			b.WriteString(label)
+			if dest := w.clean(c.Destination, true); dest != "" && dest != ansi.Strip(label) {
+				b.WriteString(" (" + dest + ")")
+			}
+		case *ast.AutoLink:
+			b.WriteString(mdLink.Render(w.clean(c.URL(w.src), false)))
+		case *ast.Image:
+			b.WriteString("[image: " + w.inline(c, depth+1) + "] " + w.clean(c.Destination, true))
+		case *ast.RawHTML:
+			for i := range c.Segments.Len() {
+				seg := c.Segments.At(i)
+				b.WriteString(w.clean(seg.Value(w.src), false))
+			}
+		default:
+			b.WriteString(w.inline(c, depth))
+		}
 	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// plain is the text of n's descendants without styles (a code span).
+func (w *mdWriter) plain(n ast.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b.WriteString(w.clean(t.Segment.Value(w.src), false))
+			continue
+		}
+		b.WriteString(w.plain(c))
+	}
+	return b.String()
+}
+
+// clean makes source text safe for the terminal, first resolving
+// backslash escapes and character references when resolve is set, so
+// that what they produce is cleaned too.
+func (w *mdWriter) clean(v []byte, resolve bool) string {
+	if resolve {
+		v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+	}
+	return uncut(string(v))
 }
