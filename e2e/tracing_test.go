@@ -2,53 +2,70 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	"google.golang.org/protobuf/proto"
 )
 
-// otlpSpan is what the test reads of a span in an OTLP/HTTP JSON export.
+// otlpSpan is what the test reads of a span in an OTLP export: IDs in
+// hex, string and int attributes as text.
 type otlpSpan struct {
-	TraceID      string `json:"traceId"`
-	SpanID       string `json:"spanId"`
-	ParentSpanID string `json:"parentSpanId"`
-	Name         string `json:"name"`
+	TraceID, SpanID, ParentSpanID, Name, Service string
+	Attrs                                        map[string]string
 }
 
-// otlpReceiver is an OTLP/HTTP traces endpoint that keeps the spans it gets.
+// otlpReceiver is an OTLP/HTTP traces endpoint that keeps the spans it
+// gets, decoded with the official OTLP protobuf definitions.
 type otlpReceiver struct {
 	mu    sync.Mutex
 	spans []otlpSpan
 }
 
 func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		ResourceSpans []struct {
-			ScopeSpans []struct {
-				Spans []otlpSpan `json:"spans"`
-			} `json:"scopeSpans"`
-		} `json:"resourceSpans"`
-	}
 	raw, _ := io.ReadAll(r.Body)
-	if r.URL.Path != "/v1/traces" || json.Unmarshal(raw, &body) != nil {
-		http.Error(w, "want OTLP JSON on /v1/traces", http.StatusBadRequest)
+	var msg coltracepb.ExportTraceServiceRequest
+	if r.URL.Path != "/v1/traces" || r.Header.Get("Content-Type") != "application/x-protobuf" || proto.Unmarshal(raw, &msg) != nil {
+		http.Error(w, "want OTLP protobuf on /v1/traces", http.StatusBadRequest)
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for _, rs := range body.ResourceSpans {
+	for _, rs := range msg.ResourceSpans {
+		service := ""
+		for _, a := range rs.GetResource().GetAttributes() {
+			if a.Key == "service.name" {
+				service = a.GetValue().GetStringValue()
+			}
+		}
 		for _, ss := range rs.ScopeSpans {
-			o.spans = append(o.spans, ss.Spans...)
+			for _, s := range ss.Spans {
+				attrs := map[string]string{}
+				for _, a := range s.Attributes {
+					v := a.GetValue()
+					attrs[a.Key] = v.GetStringValue()
+					if _, ok := v.GetValue().(*commonpb.AnyValue_IntValue); ok {
+						attrs[a.Key] = strconv.FormatInt(v.GetIntValue(), 10)
+					}
+				}
+				o.spans = append(o.spans, otlpSpan{TraceID: hex.EncodeToString(s.TraceId), SpanID: hex.EncodeToString(s.SpanId),
+					ParentSpanID: hex.EncodeToString(s.ParentSpanId), Name: s.Name, Service: service, Attrs: attrs})
+			}
 		}
 	}
+	w.Header().Set("Content-Type", "application/x-protobuf")
 }
 
 // With an OTLP endpoint configured, a run is one trace: the run, its model
@@ -129,6 +146,25 @@ func TestTraceContextReachesCollectorAndServer(t *testing.T) {
 	}
 	if model := byName["model_call"][0]; model.ParentSpanID != run.SpanID {
 		t.Errorf("model_call's parent %s, want the run %s", model.ParentSpanID, run.SpanID)
+	}
+	// The attributes the README promises.
+	for _, c := range []struct {
+		span otlpSpan
+		want map[string]string
+	}{
+		{req, map[string]string{"mcp.method.name": "tools/call", "mcp_host.server": "traced", "gen_ai.tool.name": "echo"}},
+		{call, map[string]string{"mcp_host.server": "traced", "gen_ai.tool.name": "echo"}},
+		{byName["connect"][0], map[string]string{"mcp_host.server": "traced"}},
+		{byName["model_call"][0], map[string]string{"mcp_host.tools": "1"}},
+	} {
+		for k, v := range c.want {
+			if c.span.Attrs[k] != v {
+				t.Errorf("span %s: %s = %q, want %q (attributes %v)", c.span.Name, k, c.span.Attrs[k], v, c.span.Attrs)
+			}
+		}
+	}
+	if run.Service != "mcp-host-e2e" {
+		t.Errorf("service.name %q, want OTEL_SERVICE_NAME's mcp-host-e2e", run.Service)
 	}
 	tp, _ := seen.Load("echo")
 	if want := "00-" + req.TraceID + "-" + req.SpanID + "-01"; tp != want {

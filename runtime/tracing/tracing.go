@@ -5,10 +5,16 @@
 //
 // Tracing is off unless an OTLP endpoint is configured, with the standard
 // OpenTelemetry variables OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
-// OTEL_EXPORTER_OTLP_ENDPOINT (headers in OTEL_EXPORTER_OTLP_HEADERS, the
-// service name in OTEL_SERVICE_NAME). Off, every span is the OpenTelemetry
-// no-op span: nothing is recorded, exported or propagated. On, spans go
-// to the endpoint over OTLP/HTTP in its JSON encoding (see exporter.go).
+// OTEL_EXPORTER_OTLP_ENDPOINT. Off, every span is the OpenTelemetry no-op
+// span: nothing is recorded, exported or propagated. On, spans go to the
+// endpoint through the official OTLP/HTTP exporter (otlptracehttp), which
+// reads the other standard variables itself: headers
+// (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS), timeout, compression (gzip),
+// certificates; the service name is OTEL_SERVICE_NAME. The protocol
+// (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL) is http/protobuf, the
+// OpenTelemetry default; grpc and http/json are refused with an error
+// naming the variable (the Go SDK has no http/json exporter, and gRPC
+// would be a second transport for what a collector also takes over HTTP).
 package tracing
 
 import (
@@ -25,6 +31,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -58,19 +65,31 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		lookup = os.LookupEnv
 	}
 	get := func(k string) string { v, _ := lookup(k); return strings.TrimSpace(v) }
+	// A signal's own variable wins over the general one, as the
+	// specification says.
+	either := func(k string) (string, string) {
+		traces := strings.Replace(k, "OTLP_", "OTLP_TRACES_", 1)
+		if v := get(traces); v != "" {
+			return v, traces
+		}
+		return get(k), k
+	}
 	c := Config{Endpoint: get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), ServiceName: get("OTEL_SERVICE_NAME")}
 	if c.Endpoint == "" {
 		if base := get("OTEL_EXPORTER_OTLP_ENDPOINT"); base != "" {
 			c.Endpoint = strings.TrimRight(base, "/") + "/v1/traces"
 		}
 	}
-	if h := get("OTEL_EXPORTER_OTLP_HEADERS"); h != "" {
+	if p, name := either("OTEL_EXPORTER_OTLP_PROTOCOL"); p != "" && p != "http/protobuf" {
+		return Config{}, fmt.Errorf("%s=%s: only http/protobuf is supported", name, p)
+	}
+	if h, name := either("OTEL_EXPORTER_OTLP_HEADERS"); h != "" {
 		c.Headers = map[string]string{}
 		for _, kv := range strings.Split(h, ",") {
 			k, v, ok := strings.Cut(kv, "=")
 			k = strings.TrimSpace(k)
 			if !ok || k == "" {
-				return Config{}, errors.New("OTEL_EXPORTER_OTLP_HEADERS: want name=value pairs separated by commas")
+				return Config{}, errors.New(name + ": want name=value pairs separated by commas")
 			}
 			if dec, err := url.QueryUnescape(strings.TrimSpace(v)); err == nil {
 				v = dec
@@ -89,12 +108,27 @@ func Setup(c Config) (shutdown func(context.Context) error, err error) {
 	if c.Endpoint == "" {
 		return func(context.Context) error { return nil }, nil
 	}
-	exp, err := newExporter(c.Endpoint, c.Headers)
-	if err != nil {
-		return nil, err
+	u, err := url.Parse(c.Endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("tracing: the OTLP endpoint must be an http or https URL, got %q", redactURL(c.Endpoint))
 	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1/traces"
+	}
+	where := u.Scheme + "://" + u.Host // for errors: never the path or query
 	for _, v := range c.Headers {
 		redact.Register(v)
+	}
+	// Endpoint and headers are given as read above (they decide whether
+	// tracing is on, and header values are secrets to redact); the
+	// exporter reads timeout, compression and certificates itself.
+	opts := []otlptracehttp.Option{otlptracehttp.WithEndpointURL(u.String())}
+	if len(c.Headers) > 0 {
+		opts = append(opts, otlptracehttp.WithHeaders(c.Headers))
+	}
+	exp, err := otlptracehttp.New(context.Background(), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("tracing: OTLP exporter for %s: %w", where, err)
 	}
 	name := c.ServiceName
 	if name == "" {
@@ -111,10 +145,19 @@ func Setup(c Config) (shutdown func(context.Context) error, err error) {
 	return func(ctx context.Context) error {
 		on.Store(false)
 		if err := tp.Shutdown(ctx); err != nil {
-			return fmt.Errorf("tracing: flush spans to %s: %w", exp.where, err)
+			return fmt.Errorf("tracing: flush spans to %s: %s", where, redact.String(err.Error()))
 		}
 		return nil
 	}, nil
+}
+
+// redactURL keeps a URL's scheme and host only.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // on is set by [Setup] once spans are exported.

@@ -1,8 +1,10 @@
 package tracing
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
-	"encoding/json"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
@@ -14,13 +16,17 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace/noop"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
 )
 
-// receiver is an OTLP/HTTP endpoint that keeps every span it is sent.
+// receiver is an OTLP/HTTP endpoint that keeps every span it is sent,
+// decoded with the official OTLP protobuf definitions.
 type receiver struct {
 	*httptest.Server
 	mu      sync.Mutex
-	spans   []otlpSpan
+	spans   []*tracepb.Span
 	service []string
 	headers []http.Header
 }
@@ -28,38 +34,48 @@ type receiver struct {
 func newReceiver(t *testing.T) *receiver {
 	r := &receiver{}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.URL.Path != "/v1/traces" || req.Header.Get("Content-Type") != "application/json" {
-			http.Error(w, "want POST /v1/traces application/json", http.StatusBadRequest)
+		if req.URL.Path != "/v1/traces" || req.Header.Get("Content-Type") != "application/x-protobuf" {
+			http.Error(w, "want POST /v1/traces application/x-protobuf", http.StatusBadRequest)
 			return
 		}
-		var body otlpRequest
-		raw, _ := io.ReadAll(req.Body)
-		if err := json.Unmarshal(raw, &body); err != nil {
+		var body io.Reader = req.Body
+		if req.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(req.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			body = zr
+		}
+		raw, _ := io.ReadAll(body)
+		var msg coltracepb.ExportTraceServiceRequest
+		if err := proto.Unmarshal(raw, &msg); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.headers = append(r.headers, req.Header.Clone())
-		for _, rs := range body.ResourceSpans {
-			for _, a := range rs.Resource.Attributes {
-				if a.Key == "service.name" && a.Value.String != nil {
-					r.service = append(r.service, *a.Value.String)
+		for _, rs := range msg.ResourceSpans {
+			for _, a := range rs.GetResource().GetAttributes() {
+				if a.Key == "service.name" {
+					r.service = append(r.service, a.GetValue().GetStringValue())
 				}
 			}
 			for _, ss := range rs.ScopeSpans {
 				r.spans = append(r.spans, ss.Spans...)
 			}
 		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
 	}))
 	t.Cleanup(r.Close)
 	return r
 }
 
-func (r *receiver) byName() map[string]otlpSpan {
+func (r *receiver) byName() map[string]*tracepb.Span {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := map[string]otlpSpan{}
+	out := map[string]*tracepb.Span{}
 	for _, s := range r.spans {
 		out[s.Name] = s
 	}
@@ -79,9 +95,11 @@ func TestSpansAreExportedAndPropagated(t *testing.T) {
 	r := newReceiver(t)
 	cfg, err := FromEnv(func(k string) (string, bool) {
 		v, ok := map[string]string{
-			"OTEL_EXPORTER_OTLP_ENDPOINT": r.URL,
-			"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=s3cret%20key",
-			"OTEL_SERVICE_NAME":           "host-under-test",
+			"OTEL_EXPORTER_OTLP_ENDPOINT":        r.URL,
+			"OTEL_EXPORTER_OTLP_TRACES_HEADERS":  "x-api-key=s3cret%20key",
+			"OTEL_EXPORTER_OTLP_HEADERS":         "x-api-key=general",
+			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+			"OTEL_SERVICE_NAME":                  "host-under-test",
 		}[k]
 		return v, ok
 	})
@@ -107,13 +125,22 @@ func TestSpansAreExportedAndPropagated(t *testing.T) {
 	if !okRun || !okCall {
 		t.Fatalf("received spans %v, want run and tools/call echo", spans)
 	}
-	if callSpan.ParentSpanID != runSpan.SpanID || callSpan.TraceID != runSpan.TraceID {
-		t.Errorf("tools/call span parent %s trace %s, want the run span %s of trace %s", callSpan.ParentSpanID, callSpan.TraceID, runSpan.SpanID, runSpan.TraceID)
+	if !bytes.Equal(callSpan.ParentSpanId, runSpan.SpanId) || !bytes.Equal(callSpan.TraceId, runSpan.TraceId) {
+		t.Errorf("tools/call span parent %x trace %x, want the run span %x of trace %x", callSpan.ParentSpanId, callSpan.TraceId, runSpan.SpanId, runSpan.TraceId)
 	}
-	if callSpan.Kind != 3 || callSpan.Status == nil || callSpan.Status.Code != 2 || callSpan.Status.Message != "server said no" {
-		t.Errorf("tools/call span kind %d status %+v, want client (3) and error (2) with the message", callSpan.Kind, callSpan.Status)
+	if callSpan.Kind != tracepb.Span_SPAN_KIND_CLIENT || callSpan.GetStatus().GetCode() != tracepb.Status_STATUS_CODE_ERROR || callSpan.GetStatus().GetMessage() != "server said no" {
+		t.Errorf("tools/call span kind %v status %v, want client and error with the message", callSpan.Kind, callSpan.Status)
 	}
-	want := "00-" + callSpan.TraceID + "-" + callSpan.SpanID + "-01"
+	attrs := map[string]string{}
+	for _, s := range []*tracepb.Span{runSpan, callSpan} {
+		for _, a := range s.Attributes {
+			attrs[a.Key] = a.GetValue().GetStringValue()
+		}
+	}
+	if attrs["mcp_host.run_id"] != "run-1" || attrs["mcp.method.name"] != "tools/call" {
+		t.Errorf("span attributes %v", attrs)
+	}
+	want := "00-" + hex.EncodeToString(callSpan.TraceId) + "-" + hex.EncodeToString(callSpan.SpanId) + "-01"
 	if meta["traceparent"] != want || meta["progressToken"] != 7 {
 		t.Errorf("_meta %v, want traceparent %s next to the progress token", meta, want)
 	}
@@ -167,5 +194,48 @@ func TestBadConfig(t *testing.T) {
 	_, err = Setup(Config{Endpoint: "ftp://collector.example/v1/traces?key=s3cret"})
 	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "ftp://collector.example") {
 		t.Errorf("bad endpoint: %v", err)
+	}
+}
+
+// The protocol variable is honoured: http/protobuf is the default, and a
+// protocol the host cannot speak is an error naming the variable rather
+// than spans sent in another encoding.
+func TestProtocolFromEnv(t *testing.T) {
+	for _, tc := range []struct{ k, v string }{{"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"}, {"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/json"}} {
+		_, err := FromEnv(func(k string) (string, bool) {
+			if k == tc.k {
+				return tc.v, true
+			}
+			return "", false
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.k) {
+			t.Errorf("%s=%s: %v", tc.k, tc.v, err)
+		}
+	}
+}
+
+// The exporter reads the other standard variables itself: with
+// OTEL_EXPORTER_OTLP_COMPRESSION=gzip the spans arrive compressed.
+func TestCompressionFromEnv(t *testing.T) {
+	resetGlobal(t)
+	t.Setenv("OTEL_EXPORTER_OTLP_COMPRESSION", "gzip")
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "5000")
+	r := newReceiver(t)
+	shutdown, err := Setup(Config{Endpoint: r.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, s := Start(context.Background(), "compressed")
+	End(s, nil)
+	if err := shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.byName()["compressed"]; !ok {
+		t.Fatal("the span did not arrive")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.headers[0].Get("Content-Encoding") != "gzip" {
+		t.Errorf("Content-Encoding %q, want gzip", r.headers[0].Get("Content-Encoding"))
 	}
 }
