@@ -2,7 +2,7 @@
 # whole test suite (it installs its own peers first); `make lint` only its
 # static checks (gofmt, go vet, staticcheck).
 
-.PHONY: build demo test deps lint bench protocol
+.PHONY: build demo test deps lint bench protocol release
 
 build:
 	go build -o bin/host ./cmd/host
@@ -35,3 +35,9 @@ protocol:
 # as a Markdown table of ratios. A few minutes; not part of make test.
 bench:
 	go run ./bench/cmd/mcpbench
+
+# Archives of the host binary for linux, darwin and windows on amd64 and
+# arm64, with dist/SHA256SUMS; the version, commit and date are stamped
+# into host --version (scripts/release.sh; VERSION=v1.2.3 make release).
+release:
+	bash scripts/release.sh

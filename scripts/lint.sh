@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The static checks (`make lint`, and the first steps of `make test`):
-# gofmt, go vet (here, and cross-compiled for the desktop platforms users
+# gofmt, go mod tidy changing nothing, go vet (here, and cross-compiled for the desktop platforms users
 # run: Windows and macOS, every package and test binary) and staticcheck
 # over every package. staticcheck runs at a
 # pinned release through `go run`, so nothing needs installing; raise the
@@ -18,6 +18,18 @@ unformatted=$(find . \( -path './.*' -o -name node_modules -o -name testdata \) 
 if [ -n "$unformatted" ]; then
   echo "lint: gofmt -l lists files that are not gofmt'd (run gofmt -w on them):" >&2
   echo "$unformatted" >&2
+  exit 1
+fi
+
+step "go mod tidy leaves go.mod and go.sum as they are"
+tidy=$(mktemp -d)
+trap 'rm -rf "$tidy"' EXIT
+cp go.mod go.sum "$tidy/"
+go mod tidy
+if ! cmp -s go.mod "$tidy/go.mod" || ! cmp -s go.sum "$tidy/go.sum"; then
+  diff -u "$tidy/go.mod" go.mod >&2 || true
+  cp "$tidy/go.mod" "$tidy/go.sum" .
+  echo "lint: go mod tidy changes go.mod or go.sum (the diff is above): run go mod tidy and commit the result" >&2
   exit 1
 fi
 

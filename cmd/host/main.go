@@ -37,6 +37,8 @@ Usage:
   host serve [flags]                 the runtime for a UI: JSON-RPC 2.0 over stdio (see protocol/PROTOCOL.md)
   host mcp <command> [arguments]     manage and test MCP servers
   host protocol schema               the UI protocol as JSON Schema 2020-12 (protocol/schema/schema.json)
+  host completion bash|zsh|fish|powershell
+                                     a shell completion script (for example: source <(host completion bash))
   host help [<command>]              this text, or one command's help (also: host <command> --help)
   host --version                     the version
 
@@ -94,12 +96,12 @@ func main() {
 // shortUsage is printed when host runs without a command.
 const shortUsage = `Usage: host <command> [arguments]
 
-Commands: demo, chat, web, serve, mcp, protocol, help, version. Run "host --help" for the
+Commands: demo, chat, web, serve, mcp, protocol, completion, help, version. Run "host --help" for the
 whole usage, "host help <command>" or "host <command> --help" for one.
 `
 
 // topCommands are the commands "host" dispatches, for "did you mean".
-var topCommands = []string{"demo", "chat", "web", "serve", "mcp", "protocol", "help", "version"}
+var topCommands = []string{"demo", "chat", "web", "serve", "mcp", "protocol", "completion", "help", "version"}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -122,6 +124,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
+	case "completion":
+		return runCompletion(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdin, stdout, stderr)
 	case "demo":

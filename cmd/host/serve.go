@@ -25,9 +25,6 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/serve"
 )
 
-// version is the runtime's version, reported in initialize.
-var version = "0.1.0-dev"
-
 // modelFlags select the model behind run.start; shared by serve, chat and
 // demo.
 type modelFlags struct {

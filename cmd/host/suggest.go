@@ -3,39 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 )
-
-// versionString is what "host --version" prints after "host ": the
-// runtime's version (the one initialize reports; a release sets it with
-// -ldflags "-X main.version=v1.2.3"), the VCS revision when the build
-// recorded one, and the Go version.
-func versionString() string {
-	v := version
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "+dirty"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += " (" + rev + modified + ")"
-	}
-	return v + " " + bi.GoVersion
-}
 
 // unknownCommand says in one line that name is not a command of parent,
 // with the closest one when there is a plausible one, and returns
