@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// mcpCommands are the subcommands of "host mcp", for completion (a test
-// checks that runMCP knows each of them and no other).
-var mcpCommands = []string{"add", "approve", "call", "deny", "disable", "enable", "get", "import", "list", "login", "logout", "remove", "test", "tools"}
-
 // importFrom are the names "host mcp import --from" takes besides a file.
 var importFrom = []string{"claude-code", "claude-desktop", "codex", "cursor", "gemini", "vscode"}
 
@@ -26,6 +22,7 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: host completion bash|zsh|fish|powershell")
 		return exitUsage
 	}
+	mcpCommands := keys((&cli{}).commands())
 	top, mcp, from := strings.Join(topCommands, " "), strings.Join(mcpCommands, " "), strings.Join(importFrom, " ")
 	shells := strings.Join(completionShells, " ")
 	switch args[0] {

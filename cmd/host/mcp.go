@@ -62,24 +62,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	global, project := config.DefaultPaths(cwd)
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, global: global, project: project}
-	cmds := map[string]func([]string) int{
-		"add":     c.add,
-		"list":    c.list,
-		"get":     c.get,
-		"remove":  c.remove,
-		"enable":  func(a []string) int { return c.setEnabled(a, true) },
-		"disable": func(a []string) int { return c.setEnabled(a, false) },
-		"test":    c.test,
-		"tools":   c.tools,
-		"call":    c.call,
-		"import":  c.importServers,
-		"search":  c.search,
-		"update":  c.update,
-		"login":   c.login,
-		"logout":  c.logout,
-		"approve": func(a []string) int { return c.approve(a, true) },
-		"deny":    func(a []string) int { return c.approve(a, false) },
-	}
+	cmds := c.commands()
 	cmd, ok := cmds[args[0]]
 	if !ok {
 		return unknownCommand(stderr, "host mcp", args[0], keys(cmds))
@@ -248,3 +231,25 @@ func firstLine(s string) string {
 
 // truncate renders s as one terminal-safe line of at most n runes.
 func truncate(s string, n int) string { return termsafe.LineMax(s, n) }
+
+// commands are the subcommands of "host mcp", by name.
+func (c *cli) commands() map[string]func([]string) int {
+	return map[string]func([]string) int{
+		"add":     c.add,
+		"list":    c.list,
+		"get":     c.get,
+		"remove":  c.remove,
+		"enable":  func(a []string) int { return c.setEnabled(a, true) },
+		"disable": func(a []string) int { return c.setEnabled(a, false) },
+		"test":    c.test,
+		"tools":   c.tools,
+		"call":    c.call,
+		"import":  c.importServers,
+		"search":  c.search,
+		"update":  c.update,
+		"login":   c.login,
+		"logout":  c.logout,
+		"approve": func(a []string) int { return c.approve(a, true) },
+		"deny":    func(a []string) int { return c.approve(a, false) },
+	}
+}
