@@ -155,13 +155,16 @@ func TestTraceContextReachesCollectorAndServer(t *testing.T) {
 		{req, map[string]string{"mcp.method.name": "tools/call", "mcp_host.server": "traced", "gen_ai.tool.name": "echo"}},
 		{call, map[string]string{"mcp_host.server": "traced", "gen_ai.tool.name": "echo"}},
 		{byName["connect"][0], map[string]string{"mcp_host.server": "traced"}},
-		{byName["model_call"][0], map[string]string{"mcp_host.tools": "1"}},
+		{byName["model_call"][0], map[string]string{"mcp_host.messages": "1"}},
 	} {
 		for k, v := range c.want {
 			if c.span.Attrs[k] != v {
 				t.Errorf("span %s: %s = %q, want %q (attributes %v)", c.span.Name, k, c.span.Attrs[k], v, c.span.Attrs)
 			}
 		}
+	}
+	if n, err := strconv.Atoi(byName["model_call"][0].Attrs["mcp_host.tools"]); err != nil || n < 1 {
+		t.Errorf("model_call's mcp_host.tools = %q, want the count of tools offered (at least traced/echo)", byName["model_call"][0].Attrs["mcp_host.tools"])
 	}
 	if run.Service != "mcp-host-e2e" {
 		t.Errorf("service.name %q, want OTEL_SERVICE_NAME's mcp-host-e2e", run.Service)
