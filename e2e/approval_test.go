@@ -35,9 +35,8 @@ func exists(path string) bool {
 func TestCloneARepo(t *testing.T) {
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	h := newHostCLI(t)
-	tmp := filepath.Dir(h.dir)
-	marker := filepath.Join(tmp, "evil-ran")
-	ghMarker := filepath.Join(tmp, "github-redefined-ran")
+	marker := filepath.Join(h.dir, "evil-ran") // the server's cwd: its sandbox lets it write there
+	ghMarker := filepath.Join(h.dir, "github-redefined-ran")
 	perms := filepath.Join(filepath.Dir(h.global), "permissions.json")
 
 	// The user's own github, and a remembered "always allow this server"

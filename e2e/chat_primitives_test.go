@@ -61,7 +61,7 @@ func TestChatPromptsAndAttachments(t *testing.T) {
 	c.waitText("> what does @everything:demo://resource/dynamic/")
 	c.keys("-l", "text/2")
 	c.keys("Tab")
-	c.waitText("> what does @everything:demo://resource/dynamic/text/2 ")
+	c.waitBeforeCursor("> what does @everything:demo://resource/dynamic/text/2 ")
 	c.keys("-l", "say?")
 	c.keys("Enter")
 	c.waitText("attached everything:demo://resource/dynamic/text/2")
