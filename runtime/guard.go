@@ -20,6 +20,7 @@ import (
 func (sv *server) run() {
 	defer close(sv.done)
 	defer sv.removeTempDir()
+	defer sv.stopProxy()
 	for attempt := 1; ; attempt++ {
 		err := sv.guard(sv.loop)
 		if err == nil || sv.ctx.Err() != nil {

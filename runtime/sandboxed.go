@@ -50,6 +50,7 @@ func (sv *server) sandboxPreview() *sandbox.Status {
 	if err != nil {
 		return nil
 	}
+	eff.PlanProxy()
 	return &sandbox.Status{State: sandbox.StatePending, Summary: eff.Summary()}
 }
 
@@ -76,6 +77,9 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) error {
 		eff, err := sandbox.Resolve(pol, ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", errConfig, err)
+		}
+		if err := sv.startProxy(cmd, eff); err != nil {
+			return err
 		}
 		st, err := sandbox.Wrap(cmd, eff, so.Launcher)
 		sv.update(func(s *Status) { s.Sandbox = &st })

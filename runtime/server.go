@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/netproxy"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,8 +36,9 @@ type server struct {
 	version string        // negotiated protocol version, reused on reconnect
 	authH   *auth.Handler // OAuth for http/sse servers, created on first use
 
-	adapted adapted // the adapted catalog, kept between runs (adapted.go)
-	tmp     string  // a stdio server's private temp dir (sandboxed.go)
+	adapted adapted         // the adapted catalog, kept between runs (adapted.go)
+	tmp     string          // a stdio server's private temp dir (sandboxed.go)
+	proxy   *netproxy.Proxy // a stdio server's network proxy (netproxied.go)
 }
 
 func newServer(m *Manager, e config.ServerEntry) *server {

@@ -114,6 +114,7 @@ func sandboxNotice(cfg config.ServerConfig) []string {
 	if err != nil {
 		return nil
 	}
+	eff.PlanProxy()
 	lines := []string{"sandbox: " + eff.Summary()}
 	if eff.Off {
 		return lines

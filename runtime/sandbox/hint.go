@@ -36,6 +36,11 @@ func Hint(said string, st Status) string {
 	}
 	if m := deniedNet.FindStringSubmatch(said); m != nil {
 		addr := m[1] + m[2]
+		if strings.Contains(st.Summary, "network via proxy:") {
+			// Only the proxy's port is open: a direct connection fails
+			// even to a listed pair.
+			return fmt.Sprintf(`the sandbox denied a direct connection to %s; the server reaches the network only through the host's proxy in HTTPS_PROXY/HTTP_PROXY, and only for the pairs its "sandbox": {"network": [...]} lists`, addr)
+		}
 		return fmt.Sprintf(`the sandbox denied a connection to %s; if the server needs it, grant it with "sandbox": {"network": [%q]}`, addr, addr)
 	}
 	summary := st.Summary

@@ -87,11 +87,15 @@ func execError(path string, err error) error {
 	return fmt.Errorf("sandbox: starting %s: %w", path, err)
 }
 
-// netRules grants the TCP ports of a "host:port" allowlist. Landlock
+// netRules grants the TCP ports of a "host:port" allowlist, or only the
+// filtering proxy's port when the host runs one for the server. Landlock
 // matches ports, not hosts: see docs/SANDBOX.md.
 func netRules(eff *Effective) []landlock.Rule {
 	if eff.Network != NetworkAllow {
 		return nil
+	}
+	if eff.ProxyPort != 0 {
+		return []landlock.Rule{landlock.ConnectTCP(eff.ProxyPort)}
 	}
 	var rules []landlock.Rule
 	for _, hp := range eff.Allow {

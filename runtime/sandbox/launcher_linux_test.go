@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -173,6 +174,24 @@ func TestLauncherNetworkAllowlist(t *testing.T) {
 	eff := f.resolve(t, Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"127.0.0.1:" + port}}}, f.cwd)
 	expect(t, eff, f.cwd, true, "connect", open)
 	expect(t, eff, f.cwd, false, "connect", closed)
+}
+
+// With the host's proxy, only the proxy's port is reachable: not even
+// the listed pair directly (the server must go through the proxy, which
+// checks the host).
+func TestLauncherNetworkProxyPortOnly(t *testing.T) {
+	f := newFixture(t)
+	proxy, listed := listen(t), listen(t)
+	_, port, _ := net.SplitHostPort(listed)
+	_, pport, _ := net.SplitHostPort(proxy)
+	eff := f.resolve(t, Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"127.0.0.1:" + port}}}, f.cwd)
+	n, err := strconv.ParseUint(pport, 10, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff.ProxyPort = uint16(n)
+	expect(t, eff, f.cwd, true, "connect", proxy)
+	expect(t, eff, f.cwd, false, "connect", listed)
 }
 
 // Without the sandbox, the probe does all of it: the refusals above are

@@ -208,6 +208,15 @@ func TestSeatbeltProfile(t *testing.T) {
 	if strings.Contains(p, `(subpath "/"))`) {
 		t.Errorf("strict reads everything:\n%s", p)
 	}
+	// With the host's filtering proxy, only its port is reachable.
+	eff.ProxyPort = 40123
+	p = Profile(eff)
+	if !strings.Contains(p, `(allow network-outbound (remote tcp "localhost:40123"))`) || strings.Contains(p, `"*:443"`) {
+		t.Errorf("allowlist through the proxy:\n%s", p)
+	}
+	if !strings.HasSuffix(eff.Summary(), "network via proxy: api.github.com:443") {
+		t.Errorf("summary with the proxy %q", eff.Summary())
+	}
 }
 
 func contains(s []string, x string) bool {
@@ -245,6 +254,10 @@ func TestHint(t *testing.T) {
 		if got := Hint(said, active); !strings.Contains(got, want) {
 			t.Errorf("%q: hint %q, want %q", said, got, want)
 		}
+	}
+	proxied := Status{State: StateActive, Summary: "default: reads all; network via proxy: api.github.com:443"}
+	if got := Hint("Error: connect EACCES 140.82.112.6:443", proxied); !strings.Contains(got, "only through the host's proxy in HTTPS_PROXY") {
+		t.Errorf("a direct connection under the proxy: %q", got)
 	}
 	if got := Hint("EACCES: permission denied, open '/x'", Status{State: StateOff}); got != "" {
 		t.Errorf("unsandboxed: %q", got)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 )
@@ -49,6 +50,14 @@ type Effective struct {
 	// the granted "host:port" pairs.
 	Network string   `json:"network"`
 	Allow   []string `json:"allow,omitempty"`
+	// ProxyPort, when set with NetworkAllow, is the port of the host's
+	// filtering proxy for this server (package netproxy): the sandbox
+	// grants TCP connect to it alone, and the proxy holds the server to
+	// Allow's hosts.
+	ProxyPort uint16 `json:"proxy_port,omitempty"`
+	// Proxied says, before a start, that the host will run the proxy
+	// (the summary says "via proxy"); see [Effective.PlanProxy].
+	Proxied bool `json:"-"`
 	// Required refuses the start when the policy cannot be enforced.
 	Required bool `json:"required,omitempty"`
 	// Home, Cwd and TempDir are kept to shorten paths in the summary.
@@ -293,8 +302,12 @@ func (e *Effective) Summary() string {
 	}
 	net := e.Network
 	if e.Network == NetworkAllow {
-		// Landlock and Seatbelt match the port, not the host.
+		// Landlock and Seatbelt match the port, not the host; the proxy
+		// matches the host.
 		net = "only " + strings.Join(e.Allow, ", ") + " (by port: any host on those ports)"
+		if e.ProxyPort != 0 || e.Proxied {
+			net = "via proxy: " + strings.Join(e.Allow, ", ")
+		}
 	}
 	return fmt.Sprintf("%s: reads %s; writes %s; network %s", e.Base, reads, strings.Join(writes, ", "), net)
 }
@@ -322,4 +335,11 @@ func (e *Effective) short(p string) string {
 		return "~/" + filepath.ToSlash(strings.TrimPrefix(p, e.Home+string(filepath.Separator)))
 	}
 	return p
+}
+
+// PlanProxy marks a host-list policy as one the host will enforce through
+// its filtering proxy (package netproxy) on this OS: all but Windows,
+// which has no sandbox. It changes the summary only.
+func (e *Effective) PlanProxy() {
+	e.Proxied = e.Network == NetworkAllow && !e.Off && goruntime.GOOS != "windows"
 }

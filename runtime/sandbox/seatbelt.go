@@ -32,9 +32,14 @@ func Profile(eff *Effective) string {
 		b.WriteString("(allow network*)\n")
 	case NetworkAllow:
 		var ports []string
-		for _, hp := range eff.Allow {
-			if _, port, err := splitHostPort(hp); err == nil {
-				ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("*:%d", port))))
+		if eff.ProxyPort != 0 {
+			// Only the host's filtering proxy, which matches the hosts.
+			ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("localhost:%d", eff.ProxyPort))))
+		} else {
+			for _, hp := range eff.Allow {
+				if _, port, err := splitHostPort(hp); err == nil {
+					ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("*:%d", port))))
+				}
 			}
 		}
 		if len(ports) > 0 {

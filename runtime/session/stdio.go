@@ -133,3 +133,14 @@ type stdinCloser struct{ p *stdioProcess }
 
 func (s stdinCloser) Write(b []byte) (int, error) { return s.p.Write(b) }
 func (s stdinCloser) Close() error                { return s.p.shutdown() }
+
+// NoteStderr adds a line of the host's own to a stdio server's kept
+// stderr (such as what its network proxy refused); nothing for HTTP.
+func (s *Session) NoteStderr(line string) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p != nil {
+		p.Stderr().Note(line)
+	}
+}
