@@ -9,6 +9,7 @@
 //	  read FILE      read a file
 //	  write FILE     create or overwrite a file
 //	  connect ADDR   open a TCP connection
+//	  proxy ADDR     open a tunnel to ADDR through $HTTPS_PROXY (CONNECT)
 //	  kill-parent    send SIGTERM to its parent (the host)
 //	  parent-environ read its parent's environment from /proc
 //	  env NAME       read an environment variable
@@ -20,11 +21,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -83,6 +87,8 @@ func attack(action, target string) string {
 		if err == nil {
 			c.Close()
 		}
+	case "proxy":
+		got, err = viaProxy(target)
 	case "kill-parent":
 		err = killParent()
 	case "parent-environ":
@@ -111,4 +117,30 @@ func attack(action, target string) string {
 		return "refused: " + err.Error()
 	}
 	return "ok: " + got
+}
+
+// viaProxy asks the proxy in HTTPS_PROXY for a tunnel to target and
+// returns its status line; an answer other than 200 is an error.
+func viaProxy(target string) (string, error) {
+	u, err := url.Parse(os.Getenv("HTTPS_PROXY"))
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("HTTPS_PROXY %q: %v", os.Getenv("HTTPS_PROXY"), err)
+	}
+	c, err := net.DialTimeout("tcp", u.Host, 3*time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target); err != nil {
+		return "", err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("proxy answered %s", resp.Status)
+	}
+	return resp.Status, nil
 }
