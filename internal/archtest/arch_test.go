@@ -123,6 +123,8 @@ var rules = []rule{
 		}},
 	{from: "runtime/sandbox", why: "the sandbox is a leaf: cmd/host-sandbox links it alone, so a server starts without the host's package initialisation",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/sandbox") }},
+	{from: "runtime/netproxy", why: "the network proxy is a leaf: it judges host:port pairs on its own, for any caller",
+		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/netproxy") }},
 	{from: "internal/statefile", why: "reading back state files is a leaf every store can use",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
