@@ -148,8 +148,8 @@ func (p *Proxy) handle(c net.Conn) {
 	req, err := http.ReadRequest(br)
 	if err != nil {
 		if lr.N <= 0 {
-			reply(c, http.StatusRequestHeaderFieldsTooLarge, "request header too large")
 			p.log(fmt.Sprintf("[host: network proxy: request header over %d bytes refused]", MaxHeaderBytes))
+			reply(c, http.StatusRequestHeaderFieldsTooLarge, "request header too large")
 		} else {
 			reply(c, http.StatusBadRequest, "bad request")
 		}
@@ -164,14 +164,16 @@ func (p *Proxy) handle(c net.Conn) {
 	}
 	rule, ok := Match(p.rules, host, port)
 	if !ok {
-		reply(c, http.StatusForbidden, "not in the sandbox's network list")
+		// Logged before the answer, so that a client that saw the 403
+		// finds the line.
 		p.log(fmt.Sprintf("[host: network proxy refused %s %q: not in the sandbox's network list]", what, net.JoinHostPort(host, port)))
+		reply(c, http.StatusForbidden, "not in the sandbox's network list")
 		return
 	}
 	up, err := p.dial(rule, host, port)
 	if err != nil {
-		reply(c, http.StatusForbidden, err.Error())
 		p.log(fmt.Sprintf("[host: network proxy refused %s %q: %v]", what, net.JoinHostPort(host, port), err))
+		reply(c, http.StatusForbidden, err.Error())
 		return
 	}
 	if !p.track(up) {
