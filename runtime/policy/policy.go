@@ -182,7 +182,11 @@ func Load(file string, explicit bool) *Policy {
 	if err != nil {
 		return &Policy{File: file, Err: fmt.Errorf("managed policy %s: %w", file, err)}
 	}
-	return Parse(file, data)
+	p := Parse(file, data)
+	if n := writableNote(file); n != "" {
+		p.Notes = append(p.Notes, n)
+	}
+	return p
 }
 
 // Parse parses the content of the policy file named file.

@@ -1,0 +1,40 @@
+//go:build !windows
+
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLoadWarnsWritablePolicy: a policy file the user can write, or whose
+// directory they can write, loads (no fail closed) with a note naming it;
+// one that neither they nor their directory can change has no such note.
+func TestLoadWarnsWritablePolicy(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "managed.json")
+	if err := os.WriteFile(file, []byte(`{"deny": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := Load(file, true)
+	if p.Err != nil {
+		t.Fatalf("writable policy must still apply: %v", p.Err)
+	}
+	want := "managed policy " + file + " is writable by you; an organization's policy should not be"
+	if !strings.Contains(strings.Join(p.Notes, "\n"), want) {
+		t.Fatalf("notes %q lack %q", p.Notes, want)
+	}
+
+	if err := os.Chmod(file, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if p := Load(file, true); strings.Contains(strings.Join(p.Notes, "\n"), "writable") {
+		t.Fatalf("read-only policy in a read-only directory warned: %q", p.Notes)
+	}
+}
