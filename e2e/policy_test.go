@@ -166,9 +166,13 @@ func TestPolicyCLI(t *testing.T) {
 	if w := strings.Join(rows[byID["fine"]].Warnings, "\n"); !strings.Contains(w, `"trust": false`) {
 		t.Errorf("fine's trust is not said to be ignored: %q", w)
 	}
-	out, _, _ = h.run(t, env, "mcp", "list")
+	out, errOut, _ = h.run(t, env, "mcp", "list")
 	if !strings.Contains(out, "BLOCKED_BY_POLICY: "+f.denyURL) {
 		t.Errorf("list table lacks the rule:\n%s", out)
+	}
+	// The test's own policy file is the user's to write: said, not obeyed less.
+	if want := "managed policy " + f.policy + " is writable by you"; !strings.Contains(out+errOut, want) {
+		t.Errorf("list does not warn %q:\n%s%s", want, out, errOut)
 	}
 
 	// Connecting: the blocked ones are never contacted nor started.
