@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -72,26 +71,6 @@ func (c *tmuxChat) waitText(text string) string {
 	c.t.Helper()
 	return c.waitFor(strconvQuote(text), func(s string) bool { return strings.Contains(s, text) })
 }
-
-// waitBeforeCursor waits until the input's text left of the cursor
-// ends with text. Unlike waitText it cannot be satisfied by the padding
-// after a line, so it sees a completion that only adds a space. The
-// cursor is the cell the chat draws in reverse video (it blinks, so the
-// screen is read until it shows).
-func (c *tmuxChat) waitBeforeCursor(text string) {
-	c.t.Helper()
-	c.waitFor("before the cursor: "+strconvQuote(text), func(string) bool {
-		for _, l := range strings.Split(c.tmux("capture-pane", "-t", c.session, "-p", "-e"), "\n") {
-			if i := strings.Index(l, "\x1b[7m"); i >= 0 && strings.HasSuffix(sgr().ReplaceAllString(l[:i], ""), text) {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-// sgr matches the escape sequences capture-pane -e writes.
-var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;:]*m`) })
 
 // requireTmux skips (fails under E2E_REQUIRED=1) without tmux, which
 // drives host chat in these tests.

@@ -26,6 +26,9 @@ type grants struct {
 }
 
 // add grants rights on one existing path: file rights only for a file,
+// nothing when it is gone by the time the ruleset is built (an entry of a
+// shared directory such as /tmp may vanish between the walk and the
+// launcher's open: a compiler's temp file stopped servers from starting),
 // Refer (moving files between granted directories) for a writable
 // directory, IOCTL for writable devices.
 func (g *grants) add(path string, write bool, fi os.FileInfo) {
@@ -35,17 +38,17 @@ func (g *grants) add(path string, write bool, fi os.FileInfo) {
 		if filepath.Dir(path) == "/dev" {
 			r = r.WithIoctlDev()
 		}
-		g.rules = append(g.rules, r)
+		g.rules = append(g.rules, r.IgnoreIfMissing())
 	case fi.IsDir():
-		g.rules = append(g.rules, landlock.RODirs(path))
+		g.rules = append(g.rules, landlock.RODirs(path).IgnoreIfMissing())
 	case write:
 		r := landlock.RWFiles(path)
 		if fi.Mode()&os.ModeDevice != 0 {
 			r = r.WithIoctlDev()
 		}
-		g.rules = append(g.rules, r)
+		g.rules = append(g.rules, r.IgnoreIfMissing())
 	default:
-		g.rules = append(g.rules, landlock.ROFiles(path))
+		g.rules = append(g.rules, landlock.ROFiles(path).IgnoreIfMissing())
 	}
 }
 
@@ -103,7 +106,7 @@ func (g *grants) walk(root string, write bool, excl []string) error {
 // descend grants dir's entries but the excluded ones, recursing into the
 // entries that hold excluded places.
 func (g *grants) descend(dir string, write bool, excl, inside []string) error {
-	g.rules = append(g.rules, landlock.PathAccess(rightsDirs, dir))
+	g.rules = append(g.rules, landlock.PathAccess(rightsDirs, dir).IgnoreIfMissing())
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // unreadable to us: nothing to grant
