@@ -153,3 +153,9 @@ var (
 	_ protocol.PrimitivesServer = stubServer{}
 	_ protocol.RegistryService  = stubServer{}
 )
+func (stubServer) MCPPermissionsList(context.Context, *protocol.PermissionsListParams) (*protocol.PermissionsListResult, error) {
+	return &protocol.PermissionsListResult{}, nil
+}
+func (stubServer) MCPPermissionsRevoke(context.Context, *protocol.PermissionsRevokeParams) (*protocol.PermissionsRevokeResult, error) {
+	return &protocol.PermissionsRevokeResult{}, nil
+}

@@ -54,6 +54,8 @@ var Methods = []MethodSpec{
 	req[ApproveParams, ServerResult](MethodMCPApprove, UIToRuntime, "Answers the approval of a project-defined server."),
 	req[LoginParams, ServerResult](MethodMCPLogin, UIToRuntime, "Logs in to a server (OAuth); answers when the login has ended."),
 	req[LogoutParams, ServerResult](MethodMCPLogout, UIToRuntime, "Forgets a server's tokens."),
+	req[PermissionsListParams, PermissionsListResult](MethodMCPPermissionsList, UIToRuntime, "The user's remembered \"always allow\" answers."),
+	req[PermissionsRevokeParams, PermissionsRevokeResult](MethodMCPPermissionsRevoke, UIToRuntime, "Forgets remembered answers (one tool's, a server's, or all); the next call asks again."),
 	req[ToolsListParams, ToolsListResult](MethodToolsList, UIToRuntime, "The tools as the model sees them."),
 	req[ToolCallParams, ToolCallResult](MethodToolCall, UIToRuntime, "Calls one tool directly, through the permission gate."),
 	req[RunStartParams, RunStartResult](MethodRunStart, UIToRuntime, "Starts an agent turn; answers at once with the run id."),

@@ -14,6 +14,8 @@ export const METHODS = Object.freeze([
   { name: "mcp.approve", direction: "ui_to_runtime", notification: false },
   { name: "mcp.login", direction: "ui_to_runtime", notification: false },
   { name: "mcp.logout", direction: "ui_to_runtime", notification: false },
+  { name: "mcp.permissions.list", direction: "ui_to_runtime", notification: false },
+  { name: "mcp.permissions.revoke", direction: "ui_to_runtime", notification: false },
   { name: "tools.list", direction: "ui_to_runtime", notification: false },
   { name: "tool.call", direction: "ui_to_runtime", notification: false },
   { name: "run.start", direction: "ui_to_runtime", notification: false },
@@ -267,6 +269,12 @@ HostClient.prototype.mcpLogin = function (params, options) {
 };
 HostClient.prototype.mcpLogout = function (params, options) {
   return this.request("mcp.logout", params, options);
+};
+HostClient.prototype.mcpPermissionsList = function (params, options) {
+  return this.request("mcp.permissions.list", params, options);
+};
+HostClient.prototype.mcpPermissionsRevoke = function (params, options) {
+  return this.request("mcp.permissions.revoke", params, options);
 };
 HostClient.prototype.toolsList = function (params, options) {
   return this.request("tools.list", params, options);

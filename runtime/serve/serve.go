@@ -295,7 +295,7 @@ func (s *service) reload() {
 		for _, e := range removed {
 			// Sent with the last status the UI saw, or, for a server never
 			// reported, its transport and state disabled.
-			st := protocol.ServerStatus{ID: e.ID, Transport: e.Config.TransportName(), Source: string(e.Source), State: protocol.StateDisabled}
+			st := protocol.ServerStatus{ID: e.ID, Transport: e.Config.TransportName(), Source: string(e.Source), State: protocol.StateDisabled, Status: protocol.StateDisabled}
 			s.sendStatus(protocol.MCPStatusParams{Server: st, Removed: true})
 		}
 		for _, pr := range problems {
