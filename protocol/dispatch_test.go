@@ -153,6 +153,7 @@ var (
 	_ protocol.PrimitivesServer = stubServer{}
 	_ protocol.RegistryService  = stubServer{}
 )
+
 func (stubServer) MCPPermissionsList(context.Context, *protocol.PermissionsListParams) (*protocol.PermissionsListResult, error) {
 	return &protocol.PermissionsListResult{}, nil
 }
