@@ -85,7 +85,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts ServeOptions) 
 		AnnounceAbandoned: true,
 		Admit:             s.admit,
 		AfterReply: func(method string) {
-			if method == protocol.MethodShutdown {
+			// Only a shutdown that ran stops the runtime: one refused
+			// (an unknown params field) was not carried out.
+			s.mu.Lock()
+			closing := s.closing
+			s.mu.Unlock()
+			if method == protocol.MethodShutdown && closing {
 				s.quitOnce.Do(func() { close(s.quit) })
 			}
 		},
