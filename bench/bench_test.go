@@ -87,3 +87,29 @@ func TestMedianAndRotate(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxSection runs the sandbox section alone, tiny: its three rows
+// are there, measured where the OS has a sandbox. It asserts no timing.
+func TestSandboxSection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/host and cmd/host-sandbox; skipped with -short")
+	}
+	cfg := Smoke("..")
+	cfg.Only = "sandbox"
+	tab, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := tab.Markdown()
+	t.Logf("\n%s", md)
+	for _, w := range []string{"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host"} {
+		if !strings.Contains(md, "| "+w+" |") {
+			t.Errorf("the table has no row %q", w)
+		}
+	}
+	for _, r := range tab.Sandbox {
+		if r.Note == "" && r.Ratio <= 0 {
+			t.Errorf("%s: ratio %v, want positive", r.Start, r.Ratio)
+		}
+	}
+}
