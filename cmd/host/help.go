@@ -43,8 +43,8 @@ var commands = map[string]command{
 	"host mcp import":  {"host mcp import [--from claude-desktop|claude-code|codex|cursor|gemini|vscode|FILE] [--scope project|global] [--replace] [--dry-run]", "import servers from another host's file; secrets become ${VAR} references", []string{"host mcp import --from claude-desktop --dry-run"}},
 	"host mcp login":   {"host mcp login <id> [--no-browser]", "OAuth login: asks first, then the browser (or paste the redirect back)", []string{"host mcp login github"}},
 	"host mcp logout":  {"host mcp logout <id> [--forget-client]", "forget the server's tokens (and its client registration)", []string{"host mcp logout github"}},
-	"host mcp approve": {"host mcp approve <id>", "let a server that a project file defines start", []string{"host mcp approve memory"}},
-	"host mcp deny":    {"host mcp deny <id>", "keep a server that a project file defines off", []string{"host mcp deny memory"}},
+	"host mcp approve": {"host mcp approve <id>", "let a server that a project file defines (or the managed policy forces) start", []string{"host mcp approve memory"}},
+	"host mcp deny":    {"host mcp deny <id>", "keep a server that a project file defines (or the managed policy forces) off", []string{"host mcp deny memory"}},
 }
 
 // printHelp prints the help of fs's command: usage, summary, examples and
