@@ -6,6 +6,8 @@
 // Every string from the runtime, a server or the model is untrusted: it is
 // only ever put into the page as text (textContent), never as HTML, and a
 // link is made only from an http(s) URL the runtime asks the user to open.
+// The one exception is the model's answer, shown as Markdown: host web
+// renders it (renderMarkdown) and the page checks the result.
 'use strict';
 
 const state = {
@@ -158,12 +160,73 @@ function getRun(id) {
 }
 
 function runText(r, step) {
-  if (!r.text || r.textStep !== step) {
+  if (!r.text || r.textStep !== step || r.text.mdDone) {
+    finishText(r);
     r.text = el('div', { class: 'text' });
+    r.text.mdSource = '';
     r.textStep = step;
     r.body.append(r.text);
   }
   return r.text;
+}
+
+// addText shows a piece of the model's answer as it comes, as text.
+function addText(r, step, text) {
+  const n = runText(r, step);
+  n.append(text);
+  n.mdSource += text;
+}
+
+// finishText renders the run's text block as Markdown once it is
+// complete (a tool call, the next step or the end of the run follows it),
+// as host chat does.
+function finishText(r) {
+  const n = r.text;
+  if (!n || n.mdDone) return;
+  n.mdDone = true;
+  if (n.mdSource.trim()) renderMarkdown(n, n.mdSource);
+}
+
+// renderMarkdown puts the model's Markdown text into node as host web's
+// HTML for it (POST /api/markdown: the parser host chat uses, every text
+// escaped, raw HTML as text, links only to http(s) URLs, no images). The
+// page checks that HTML again before it goes in: an element or attribute
+// that renderer does not write, or a link that is not http(s), keeps the
+// plain text instead.
+async function renderMarkdown(node, text) {
+  let html;
+  try {
+    const r = await fetch('/api/markdown', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+    if (!r.ok) return;
+    html = (await r.json()).html;
+  } catch (_) {
+    return; // the text stays as it is
+  }
+  const t = document.createElement('template');
+  t.innerHTML = html || '';
+  if (!markdownOnly(t.content)) return;
+  node.replaceChildren(t.content);
+  node.classList.add('md');
+}
+
+const mdTags = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'STRONG', 'EM', 'CODE', 'PRE', 'BLOCKQUOTE',
+  'UL', 'OL', 'LI', 'HR', 'BR', 'A', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD']);
+const mdAttrs = new Set(['class', 'align', 'start', 'rel', 'target']);
+
+// markdownOnly reports whether a fragment holds only what the Markdown
+// renderer writes.
+function markdownOnly(root) {
+  for (const e of root.querySelectorAll('*')) {
+    if (!mdTags.has(e.tagName)) return false;
+    for (const a of e.attributes) {
+      if (a.name === 'href' ? !(e.tagName === 'A' && safeURL(a.value)) : !mdAttrs.has(a.name)) return false;
+    }
+  }
+  return true;
 }
 
 function callCard(r, c) {
@@ -178,6 +241,7 @@ function callCard(r, c) {
   const node = el('div', { class: 'call', 'data-call': c.id || '' }, head, args, status, result);
   card = { node, status, result, call: c };
   r.calls.set(c.id, card);
+  finishText(r);
   r.body.append(node);
   r.text = null;
   return card;
@@ -187,7 +251,7 @@ function agentEvent(p) {
   const r = getRun(p.run_id);
   switch (p.type) {
     case 'text_delta':
-      runText(r, p.step).append(p.text || '');
+      addText(r, p.step, p.text || '');
       r.sawText = true;
       break;
     case 'tool_call':
@@ -213,7 +277,8 @@ function agentEvent(p) {
       break;
     }
     case 'final':
-      if (p.text && !r.sawText) runText(r, p.step).append(p.text);
+      if (p.text && !r.sawText) addText(r, p.step, p.text);
+      finishText(r);
       if (p.reason) r.body.append(el('div', { class: 'reason', text: p.reason }));
       if (p.error) r.body.append(el('div', { class: 'error', text: p.error }));
       r.box.classList.add('done', 'status-' + (p.status || 'completed'));
@@ -246,6 +311,7 @@ function runStatus(p) {
     return;
   }
   r.box.classList.add('done');
+  finishText(r);
   if (state.activeRun === p.run_id) {
     state.activeRun = null;
     $('cancel').disabled = true;
