@@ -8,7 +8,14 @@
 // link is made only from an http(s) URL the runtime asks the user to open.
 // The one exception is the model's answer, shown as Markdown: host web
 // renders it (renderMarkdown) and the page checks the result.
-'use strict';
+//
+// The protocol's names come from protocol.js, generated from the schema
+// with the TypeScript client (make protocol): a request is sent through
+// rpc (one function per request, its params checked against the schema),
+// the runtime's requests are told apart by UI_HANDLERS, notifications by
+// NOTIFICATIONS, and answers are checked against ANSWERS; the page writes
+// no method name, field list or error code of its own.
+import { ANSWERS, ERROR_CODES, NOTIFICATIONS as N, UI_HANDLERS, bindMethods, checkFields } from './protocol.js';
 
 const state = {
   init: null,
@@ -17,10 +24,13 @@ const state = {
   conversation: null,
   activeRun: null,
   asks: new Map(),
+  askMethods: new Map(), // id of a runtime request -> its method
 };
 
 // ---- the bridge ----
 
+// call sends one protocol request through the bridge; the page calls it
+// only through rpc.
 async function call(method, params) {
   const r = await fetch('/api/call', {
     method: 'POST',
@@ -38,7 +48,18 @@ async function call(method, params) {
   return a.result;
 }
 
+const rpc = bindMethods(call);
+
 async function answer(id, result, error) {
+  const method = state.askMethods.get(id);
+  if (result && ANSWERS[method]) {
+    try {
+      checkFields(ANSWERS, method, result);
+    } catch (err) {
+      note('cannot answer: ' + err.message, 'error');
+      return;
+    }
+  }
   const r = await fetch('/api/answer', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -133,14 +154,14 @@ function closed(reason) {
 
 function notification(method, p) {
   switch (method) {
-    case 'mcp.status':
+    case N.mcpStatus:
       if (!p.server) return;
       if (p.removed) state.servers.delete(p.server.id);
       else state.servers.set(p.server.id, p.server);
       return renderServers();
-    case 'run.status': return runStatus(p);
-    case 'agent.event': return agentEvent(p);
-    case 'log': return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
+    case N.runStatus: return runStatus(p);
+    case N.agentEvent: return agentEvent(p);
+    case N.log: return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
   }
   if (window.hostPrims && window.hostPrims.notification(method, p)) return;
   if (window.mcpApps) window.mcpApps.notification(method, p);
@@ -332,12 +353,12 @@ async function startRun(params, node) {
   scrollLog();
   if (state.conversation) params.conversation = state.conversation;
   try {
-    const res = await call('run.start', params);
+    const res = await rpc.runStart(params);
     state.conversation = res.conversation || state.conversation;
     getRun(res.run_id);
   } catch (err) {
     // Without a model, name host web's own flags: the person ran host web.
-    if (err.code === -32006) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
+    if (err.code === ERROR_CODES.no_model) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
     else note(err.message, 'error');
   }
 }
@@ -348,11 +369,11 @@ function showAsk(e) {
   if (state.asks.has(e.id)) return;
   const p = e.params || {};
   let card;
-  switch (e.method) {
-    case 'ui.confirm.request': card = confirmCard(e.id, p); break;
-    case 'ui.prompt.request': card = promptCard(e.id, p); break;
-    case 'ui.open_url.request': card = openURLCard(e.id, p); break;
-    case 'ui.elicit.request': card = window.elicitCard(e.id, p); break;
+  switch (UI_HANDLERS[e.method]) {
+    case 'confirm': card = confirmCard(e.id, p); break;
+    case 'prompt': card = promptCard(e.id, p); break;
+    case 'openURL': card = openURLCard(e.id, p); break;
+    case 'elicit': card = window.elicitCard(e.id, p); break;
     default:
       if (window.mcpApps && window.mcpApps.request(e)) return;
       answer(e.id, null, 'host web cannot answer ' + e.method);
@@ -360,6 +381,7 @@ function showAsk(e) {
   }
   card.dataset.ask = e.id;
   state.asks.set(e.id, card);
+  state.askMethods.set(e.id, e.method);
   $('asks').append(card);
   // The focus stays where the person left it: a question never takes the
   // keyboard, so keys meant for the message box cannot answer it (answering
@@ -370,6 +392,7 @@ function removeAsk(id, reason) {
   const card = state.asks.get(id);
   if (!card) return;
   state.asks.delete(id);
+  state.askMethods.delete(id);
   card.remove();
   if (!state.asks.size) $('ask-hint').hidden = true;
   if (reason) note('A question was withdrawn: ' + reason);
@@ -505,12 +528,12 @@ function renderServers() {
         el('pre', { class: 'fields', text: (s.approval.fields || []).join('\n') }));
     }
     const actions = el('td', { class: 'actions' });
-    const act = (label, method, params, cls) => actions.append(el('button', {
+    const act = (label, send, cls) => actions.append(el('button', {
       type: 'button', class: cls, text: label,
       onclick: async (ev) => {
         ev.target.disabled = true;
         try {
-          await call(method, params); // the new state arrives as mcp.status
+          await send(); // the new state arrives as mcp.status
         } catch (err) {
           note(id + ': ' + err.message, 'error');
         } finally {
@@ -519,14 +542,14 @@ function renderServers() {
       },
     }));
     if (s.state === 'approval_required' && s.approval) {
-      act('Approve', 'mcp.approve', { id, approve: true, digest: s.approval.digest }, 'approve');
-      act('Deny', 'mcp.approve', { id, approve: false, digest: s.approval.digest }, 'deny');
+      act('Approve', () => rpc.mcpApprove({ id, approve: true, digest: s.approval.digest }), 'approve');
+      act('Deny', () => rpc.mcpApprove({ id, approve: false, digest: s.approval.digest }), 'deny');
     }
-    if (s.state === 'auth_required' || (s.auth && !s.auth.logged_in)) act('Log in', 'mcp.login', { id }, 'login');
-    if (s.auth && s.auth.logged_in) act('Log out', 'mcp.logout', { id }, 'logout');
-    if (s.enabled && s.state !== 'approval_required') act('Reconnect', 'mcp.reconnect', { id }, 'reconnect');
-    if (s.enabled) act('Disable', 'mcp.disable', { id }, 'disable');
-    else act('Enable', 'mcp.enable', { id }, 'enable');
+    if (s.state === 'auth_required' || (s.auth && !s.auth.logged_in)) act('Log in', () => rpc.mcpLogin({ id }), 'login');
+    if (s.auth && s.auth.logged_in) act('Log out', () => rpc.mcpLogout({ id }), 'logout');
+    if (s.enabled && s.state !== 'approval_required') act('Reconnect', () => rpc.mcpReconnect({ id }), 'reconnect');
+    if (s.enabled) act('Disable', () => rpc.mcpDisable({ id }), 'disable');
+    else act('Enable', () => rpc.mcpEnable({ id }), 'enable');
     body.append(el('tr', { 'data-server': id },
       el('td', { class: 'id', text: id }),
       el('td', { class: 'state state-' + s.state, text: s.state }),
@@ -570,7 +593,7 @@ function start() {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); submit(); }
   });
   $('cancel').addEventListener('click', () => {
-    if (state.activeRun) call('run.cancel', { run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
+    if (state.activeRun) rpc.runCancel({ run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
   });
   const es = new EventSource('/api/events');
   es.onmessage = (m) => {
@@ -580,5 +603,5 @@ function start() {
   es.onopen = () => { $('conn').textContent = 'connected'; };
 }
 
-window.hostWeb = { call, answer, el, note, getRun, renderResult, pretty, safeURL, startRun };
+window.hostWeb = { rpc, notifications: N, answer, el, note, getRun, renderResult, pretty, safeURL, startRun };
 start();
