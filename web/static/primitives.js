@@ -92,7 +92,8 @@
       const c = m.content || {};
       box.append(el('div', { text: m.role + ': ' + (c.type === 'text' ? c.text : '[' + c.type + ' ' + (c.uri || c.mime_type || '') + ']') }));
     }
-    window.hostWeb.startRun({ messages: got.messages }, box);
+    // prompt is required by the schema; it may be empty with messages.
+    window.hostWeb.startRun({ prompt: '', messages: got.messages }, box);
   }
 
   // typed runs "/server:name arg=value …" typed whole; false if text is
