@@ -12,7 +12,7 @@ var tagRE = regexp.MustCompile(`<(/?)([a-zA-Z0-9]+)([^>]*)>`)
 // attrRE finds the attributes of a tag.
 var attrRE = regexp.MustCompile(`([a-zA-Z-]+)="([^"]*)"`)
 
-// allowedTags are the elements HTML writes; web/static/app.js keeps the
+// allowedTags are the elements HTML writes; web/static/markdown.js keeps the
 // same list.
 var allowedTags = map[string]bool{
 	"p": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,

@@ -7,7 +7,7 @@
 // only ever put into the page as text (textContent), never as HTML, and a
 // link is made only from an http(s) URL the runtime asks the user to open.
 // The one exception is the model's answer, shown as Markdown: host web
-// renders it (renderMarkdown) and the page checks the result.
+// renders it and the page checks the result (markdown.js).
 //
 // The protocol's names come from protocol.js, generated from the schema
 // with the TypeScript client (make protocol): a request is sent through
@@ -16,6 +16,8 @@
 // NOTIFICATIONS, and answers are checked against ANSWERS; the page writes
 // no method name, field list or error code of its own.
 import { ANSWERS, ERROR_CODES, NOTIFICATIONS as N, UI_HANDLERS, bindMethods, checkFields } from './protocol.js';
+import { addText, finishText, safeURL } from './markdown.js';
+import { drawServers } from './servers.js';
 
 const state = {
   init: null,
@@ -88,16 +90,6 @@ function el(tag, attrs, ...children) {
 }
 
 const $ = (id) => document.getElementById(id);
-
-// safeURL returns u when it is an http(s) URL, else null.
-function safeURL(u) {
-  try {
-    const x = new URL(u);
-    return x.protocol === 'https:' || x.protocol === 'http:' ? x.href : null;
-  } catch (_) {
-    return null;
-  }
-}
 
 function pretty(v) {
   if (typeof v === 'string') return v;
@@ -178,76 +170,6 @@ function getRun(id) {
   state.runs.set(id, r);
   $('log').append(box);
   return r;
-}
-
-function runText(r, step) {
-  if (!r.text || r.textStep !== step || r.text.mdDone) {
-    finishText(r);
-    r.text = el('div', { class: 'text' });
-    r.text.mdSource = '';
-    r.textStep = step;
-    r.body.append(r.text);
-  }
-  return r.text;
-}
-
-// addText shows a piece of the model's answer as it comes, as text.
-function addText(r, step, text) {
-  const n = runText(r, step);
-  n.append(text);
-  n.mdSource += text;
-}
-
-// finishText renders the run's text block as Markdown once it is
-// complete (a tool call, the next step or the end of the run follows it),
-// as host chat does.
-function finishText(r) {
-  const n = r.text;
-  if (!n || n.mdDone) return;
-  n.mdDone = true;
-  if (n.mdSource.trim()) renderMarkdown(n, n.mdSource);
-}
-
-// renderMarkdown puts the model's Markdown text into node as host web's
-// HTML for it (POST /api/markdown: the parser host chat uses, every text
-// escaped, raw HTML as text, links only to http(s) URLs, no images). The
-// page checks that HTML again before it goes in: an element or attribute
-// that renderer does not write, or a link that is not http(s), keeps the
-// plain text instead.
-async function renderMarkdown(node, text) {
-  let html;
-  try {
-    const r = await fetch('/api/markdown', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ text }),
-    });
-    if (!r.ok) return;
-    html = (await r.json()).html;
-  } catch (_) {
-    return; // the text stays as it is
-  }
-  const t = document.createElement('template');
-  t.innerHTML = html || '';
-  if (!markdownOnly(t.content)) return;
-  node.replaceChildren(t.content);
-  node.classList.add('md');
-}
-
-const mdTags = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'STRONG', 'EM', 'CODE', 'PRE', 'BLOCKQUOTE',
-  'UL', 'OL', 'LI', 'HR', 'BR', 'A', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD']);
-const mdAttrs = new Set(['class', 'align', 'start', 'rel', 'target']);
-
-// markdownOnly reports whether a fragment holds only what the Markdown
-// renderer writes.
-function markdownOnly(root) {
-  for (const e of root.querySelectorAll('*')) {
-    if (!mdTags.has(e.tagName)) return false;
-    for (const a of e.attributes) {
-      if (a.name === 'href' ? !(e.tagName === 'A' && safeURL(a.value)) : !mdAttrs.has(a.name)) return false;
-    }
-  }
-  return true;
 }
 
 function callCard(r, c) {
@@ -511,54 +433,7 @@ function openURLCard(id, p) {
 // ---- /mcp ----
 
 function renderServers() {
-  const body = document.querySelector('#servers tbody');
-  body.replaceChildren();
-  const counts = {};
-  const ids = [...state.servers.keys()].sort();
-  for (const id of ids) {
-    const s = state.servers.get(id);
-    counts[s.state] = (counts[s.state] || 0) + 1;
-    const details = el('td', { class: 'details' });
-    if (s.server_name) details.append(el('div', { text: s.server_name + (s.server_version ? ' ' + s.server_version : '') }));
-    if (s.auth) details.append(el('div', { text: 'auth: ' + (s.auth.detail || (s.auth.logged_in ? 'logged in' : 'not logged in')) }));
-    if (s.last_error) details.append(el('div', { class: 'error', text: s.last_error }));
-    for (const w of s.warnings || []) details.append(el('div', { class: 'warn', text: w }));
-    if (s.approval && s.state === 'approval_required') {
-      details.append(el('div', { class: 'label', text: 'defined in ' + (s.approval.file || 'a project file') + ':' }),
-        el('pre', { class: 'fields', text: (s.approval.fields || []).join('\n') }));
-    }
-    const actions = el('td', { class: 'actions' });
-    const act = (label, send, cls) => actions.append(el('button', {
-      type: 'button', class: cls, text: label,
-      onclick: async (ev) => {
-        ev.target.disabled = true;
-        try {
-          await send(); // the new state arrives as mcp.status
-        } catch (err) {
-          note(id + ': ' + err.message, 'error');
-        } finally {
-          ev.target.disabled = false;
-        }
-      },
-    }));
-    if (s.state === 'approval_required' && s.approval) {
-      act('Approve', () => rpc.mcpApprove({ id, approve: true, digest: s.approval.digest }), 'approve');
-      act('Deny', () => rpc.mcpApprove({ id, approve: false, digest: s.approval.digest }), 'deny');
-    }
-    if (s.state === 'auth_required' || (s.auth && !s.auth.logged_in)) act('Log in', () => rpc.mcpLogin({ id }), 'login');
-    if (s.auth && s.auth.logged_in) act('Log out', () => rpc.mcpLogout({ id }), 'logout');
-    if (s.enabled && s.state !== 'approval_required') act('Reconnect', () => rpc.mcpReconnect({ id }), 'reconnect');
-    if (s.enabled) act('Disable', () => rpc.mcpDisable({ id }), 'disable');
-    else act('Enable', () => rpc.mcpEnable({ id }), 'enable');
-    body.append(el('tr', { 'data-server': id },
-      el('td', { class: 'id', text: id }),
-      el('td', { class: 'state state-' + s.state, text: s.state }),
-      el('td', { text: s.transport || '' }),
-      el('td', { text: s.source || '' }),
-      el('td', { text: String(s.tools || 0) }),
-      details, actions));
-  }
-  $('server-summary').textContent = '(' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ') + ')';
+  drawServers(state.servers, { el, rpc, note });
 }
 
 function showView(name) {
