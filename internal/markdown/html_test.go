@@ -124,3 +124,26 @@ func TestHTMLBounded(t *testing.T) {
 		t.Errorf("text over MaxHTMLSource: %.120q", out)
 	}
 }
+
+// BenchmarkHTMLHostile renders answers of about 60 KB written to make the
+// parser slow, beside an ordinary answer of that size: the hostile ones
+// stay within a few times the ordinary one (compare ns/op).
+func BenchmarkHTMLHostile(b *testing.B) {
+	ordinary := strings.Repeat("Some **bold** text, a `code span` and a [link](https://example.com).\n\n- item one\n- item two\n\n", 600)
+	for _, bc := range []struct{ name, src string }{
+		{"ordinary", ordinary},
+		{"stars", strings.Repeat("*a ", 20000)},
+		{"brackets", strings.Repeat("[", 60000)},
+		{"links", strings.Repeat("[a](", 15000)},
+		{"raw-html", strings.Repeat("<img src=x onerror=y>", 3000)},
+		{"nested-lists", strings.Repeat("- ", 30000) + "x"},
+		{"nested-quotes", strings.Repeat("> ", 30000) + "x"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.src)))
+			for b.Loop() {
+				HTML(bc.src)
+			}
+		})
+	}
+}
