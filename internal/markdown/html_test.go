@@ -147,3 +147,15 @@ func BenchmarkHTMLHostile(b *testing.B) {
 		})
 	}
 }
+
+// FuzzHTML: whatever a model writes, the HTML holds only the elements and
+// attributes the renderer writes, and links only to http(s) URLs.
+func FuzzHTML(f *testing.F) {
+	for _, s := range []string{"## a\n\n**b** [c](https://d.test)", "<script>x</script>", "<img src=x onerror=y>",
+		"[x](javascript:y)", "![i](https://e.test/i.png)", "| a |\n|---:|\n| 1 |", "```js\n<b>\n```", "<https://a.test>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkSafe(t, s, HTML(s))
+	})
+}
