@@ -19,7 +19,7 @@ const help = `Commands:
   /login <id>       log in to an OAuth server (asks first; browser or pasted redirect)
   /logout <id>      forget a server's tokens
   /approve <id>, /deny <id>
-                    let a server a project file defines start, or keep it off
+                    let a server a project file defines (or the policy forces) start, or keep it off
   /reconnect <id>   reconnect a server
   /enable <id>, /disable <id>
   /new              start a new conversation
