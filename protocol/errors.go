@@ -59,7 +59,7 @@ type ErrorData struct {
 	// Tool is the tool the error is about.
 	Tool string `json:"tool,omitempty"`
 	// State is the server's state, for not_ready.
-	State string `json:"state,omitempty"`
+	State string `json:"state,omitempty" renamed:"status"`
 	// Status is State under its new name; state goes away at the next
 	// protocol version.
 	Status string `json:"status,omitempty"`

@@ -10,7 +10,9 @@ import "encoding/json"
 // arguments are "arguments" (the scripted model's "args" is an alias). An
 // old name is accepted in requests as an alias until the next protocol
 // version; given together with its new name and another value it is
-// CodeInvalidParams (see [alias]). PROTOCOL.md lists the aliases.
+// CodeInvalidParams (see [alias]). PROTOCOL.md lists the aliases. A field
+// under an old name carries the tag renamed:"NEW": the schema marks it
+// "deprecated", and the e2e schema check refuses it from the host's own UIs.
 
 // ServerParams name one server (mcp.get, mcp.reconnect, mcp.enable,
 // mcp.disable).
@@ -20,7 +22,7 @@ type ServerParams struct {
 	ID string `json:"server,omitempty"`
 	// OldID is "id", the old name of "server": a deprecated alias,
 	// accepted until the next protocol version.
-	OldID string `json:"id,omitempty"`
+	OldID string `json:"id,omitempty" renamed:"server"`
 }
 
 // ApproveParams answer the approval of a project-defined server
@@ -33,7 +35,7 @@ type ApproveParams struct {
 	ID string `json:"server,omitempty"`
 	// OldID is "id", the old name of "server": a deprecated alias,
 	// accepted until the next protocol version.
-	OldID string `json:"id,omitempty"`
+	OldID string `json:"id,omitempty" renamed:"server"`
 	// Approve starts the server; false records a refusal (it stays off and
 	// is not asked about again until its definition changes).
 	Approve bool `json:"approve"`
@@ -49,7 +51,7 @@ type LoginParams struct {
 	ID string `json:"server,omitempty"`
 	// OldID is "id", the old name of "server": a deprecated alias,
 	// accepted until the next protocol version.
-	OldID string `json:"id,omitempty"`
+	OldID string `json:"id,omitempty" renamed:"server"`
 	// NoBrowser asks for the URL to be shown and the redirect URL pasted
 	// back (ui.prompt.request), instead of opening a browser.
 	NoBrowser bool `json:"no_browser,omitempty"`
@@ -62,7 +64,7 @@ type LogoutParams struct {
 	ID string `json:"server,omitempty"`
 	// OldID is "id", the old name of "server": a deprecated alias,
 	// accepted until the next protocol version.
-	OldID string `json:"id,omitempty"`
+	OldID string `json:"id,omitempty" renamed:"server"`
 	// ForgetClient also forgets the client registration.
 	ForgetClient bool `json:"forget_client,omitempty"`
 }

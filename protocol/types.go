@@ -111,7 +111,7 @@ type ServerStatus struct {
 	Source  string `json:"source,omitempty"`
 	Enabled bool   `json:"enabled"`
 	// State is one of the State* constants.
-	State string `json:"state"`
+	State string `json:"state" renamed:"status"`
 	// Status is State under the name the protocol uses for a lifecycle
 	// word everywhere (run.status, tasks, the registry): the runtime sends
 	// both, and state goes away at the next protocol version.
@@ -149,7 +149,7 @@ type SandboxStatus struct {
 	// server runs anyway unless its policy says required), "off"
 	// ("sandbox": false in the global config), "not sandboxed" (Windows:
 	// environment allowlist only) or "pending" (not started yet).
-	State string `json:"state"`
+	State string `json:"state" renamed:"status"`
 	// Status is State under its new name (see ServerStatus.Status).
 	Status string `json:"status,omitempty"`
 	// Detail is the mechanism ("Landlock ABI 7", "Seatbelt via

@@ -213,7 +213,7 @@ export interface ApproveParams {
   approve: boolean;
   /** Digest is the definition digest the user saw. */
   digest: string;
-  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  /** @deprecated OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
   id?: string;
   /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
   server?: string;
@@ -410,7 +410,7 @@ export interface ErrorData {
   run_id?: string;
   /** Server is the server id the error is about. */
   server?: string;
-  /** State is the server's state, for not_ready. */
+  /** @deprecated State is the server's state, for not_ready. */
   state?: string;
   /** Status is State under its new name; state goes away at the next protocol version. */
   status?: string;
@@ -469,7 +469,7 @@ export interface LogParams {
 
 /** LoginParams start a login (mcp.login); the answer comes when the login has finished, failed or was cancelled. */
 export interface LoginParams {
-  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  /** @deprecated OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
   id?: string;
   /** NoBrowser asks for the URL to be shown and the redirect URL pasted back (ui.prompt.request), instead of opening a browser. */
   no_browser?: boolean;
@@ -481,7 +481,7 @@ export interface LoginParams {
 export interface LogoutParams {
   /** ForgetClient also forgets the client registration. */
   forget_client?: boolean;
-  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  /** @deprecated OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
   id?: string;
   /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
   server?: string;
@@ -853,7 +853,7 @@ export interface RuntimeCapabilities {
 export interface SandboxStatus {
   /** Detail is the mechanism ("Landlock ABI 7", "Seatbelt via sandbox-exec") or why there is none. */
   detail?: string;
-  /** State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
+  /** @deprecated State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
   state: string;
   /** Status is State under its new name (see ServerStatus.Status). */
   status?: string;
@@ -895,7 +895,7 @@ export interface ServerDetail {
   session_id?: string;
   /** Source is the config layer the server comes from: global, project, env, or managed (the organization's policy provides it: it cannot be removed or disabled). */
   source?: string;
-  /** State is one of the State* constants. */
+  /** @deprecated State is one of the State* constants. */
   state: string;
   /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
   status?: string;
@@ -915,7 +915,7 @@ export interface ServerDetail {
 
 /** ServerParams name one server (mcp.get, mcp.reconnect, mcp.enable, mcp.disable). */
 export interface ServerParams {
-  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  /** @deprecated OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
   id?: string;
   /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
   server?: string;
@@ -949,7 +949,7 @@ export interface ServerStatus {
   session_id?: string;
   /** Source is the config layer the server comes from: global, project, env, or managed (the organization's policy provides it: it cannot be removed or disabled). */
   source?: string;
-  /** State is one of the State* constants. */
+  /** @deprecated State is one of the State* constants. */
   state: string;
   /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
   status?: string;

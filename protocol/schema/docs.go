@@ -77,7 +77,8 @@ func text(g *ast.CommentGroup) string {
 }
 
 // describe sets the descriptions of s, the schema of t, and of its
-// properties from the doc comments.
+// properties from the doc comments, and marks "deprecated" the properties
+// that are an old name (tag renamed:"NEW").
 func (d docs) describe(s *jsonschema.Schema, t reflect.Type) {
 	s.Description = d[t.Name()]
 	for _, f := range reflect.VisibleFields(t) {
@@ -95,8 +96,16 @@ func (d docs) describe(s *jsonschema.Schema, t reflect.Type) {
 		if name == "" {
 			name = f.Name
 		}
-		if p := s.Properties[name]; p != nil && d[owner.Name()+"."+f.Name] != "" {
-			p.Description = d[owner.Name()+"."+f.Name]
+		p := s.Properties[name]
+		if p == nil {
+			continue
+		}
+		if c := d[owner.Name()+"."+f.Name]; c != "" {
+			p.Description = c
+		}
+		// An old name kept as an alias (tag renamed:"NEW") is deprecated.
+		if f.Tag.Get("renamed") != "" {
+			p.Deprecated = true
 		}
 	}
 }

@@ -235,7 +235,10 @@ func tsObject(s *jsonschema.Schema, indent string) string {
 		if slices.Contains(s.Required, k) {
 			opt = ""
 		}
-		if p.Description != "" {
+		switch {
+		case p.Deprecated: // an old name, kept as an alias until the next version
+			fmt.Fprintf(&b, "%s  /** @deprecated %s */\n", indent, comment(p.Description))
+		case p.Description != "":
 			fmt.Fprintf(&b, "%s  /** %s */\n", indent, comment(p.Description))
 		}
 		fmt.Fprintf(&b, "%s  %s%s: %s;\n", indent, k, opt, tsType(p, indent+"  "))

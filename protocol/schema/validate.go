@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -165,4 +166,35 @@ func (v *Validator) validate(def string, x any) error {
 		v.resolved[def] = rs
 	}
 	return rs.Validate(x)
+}
+
+// Deprecated returns the params fields of line, a request or notification
+// that from sent, that the schema marks "deprecated": old names kept as
+// aliases until the next protocol version (such as mcp.get's "id" for
+// "server"), each as "METHOD params.FIELD". A message the schema does not
+// describe has none (Check reports it).
+func (v *Validator) Deprecated(from protocol.Direction, line []byte) []string {
+	var msg struct {
+		Method string                     `json:"method"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(line, &msg) != nil || msg.Method == "" {
+		return nil
+	}
+	spec, ok := v.methods[msg.Method]
+	if !ok || spec.Direction != string(from) && spec.Direction != string(protocol.BothWays) {
+		return nil
+	}
+	def := v.defs[spec.Params]
+	if def == nil {
+		return nil
+	}
+	var old []string
+	for name := range msg.Params {
+		if p := def.Properties[name]; p != nil && p.Deprecated {
+			old = append(old, msg.Method+" params."+name)
+		}
+	}
+	slices.Sort(old)
+	return old
 }
