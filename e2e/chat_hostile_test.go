@@ -55,7 +55,7 @@ func TestChatHostileServer(t *testing.T) {
 	c := &tmuxChat{t: t, session: "mcp-host-hostile-" + filepath.Base(dir)}
 	chat := strings.Join([]string{
 		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + os.Getenv("PATH"), uiDebugEnv,
 		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
 	}, " ")
 	// The pane sets its own title first, then runs chat; the test waits
@@ -64,6 +64,7 @@ func TestChatHostileServer(t *testing.T) {
 	c.tmux("new-session", "-d", "-s", c.session, "-x", "160", "-y", "50", "sh", "-c", shell)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
+		checkOwnUI(t, "host chat", filepath.Join(dir, "chat.log"))
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(dir, "chat.log"))
 			t.Logf("runtime log:\n%s", log)

@@ -107,7 +107,7 @@ func startChatWith(t *testing.T, l chatLaunch) *tmuxChat {
 	t.Helper()
 	c := &tmuxChat{t: t, session: l.session}
 	args := []string{
-		"env", "MCP_HOST_CONFIG=" + l.config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
+		"env", "MCP_HOST_CONFIG=" + l.config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=", uiDebugEnv,
 		"PATH=" + os.Getenv("PATH"),
 	}
 	args = append(append(args, l.env...), l.bin, "chat")
@@ -122,6 +122,7 @@ func startChatWith(t *testing.T, l chatLaunch) *tmuxChat {
 	c.tmux(append(tmuxArgs, "-x", strconv.Itoa(l.width), "-y", strconv.Itoa(l.height), strings.Join(args, " "))...)
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "kill-session", "-t", c.session).Run()
+		checkOwnUI(t, "host chat", filepath.Join(l.dir, "chat.log"))
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(l.dir, "chat.log"))
 			t.Logf("runtime log:\n%s", log)

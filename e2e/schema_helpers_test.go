@@ -27,6 +27,9 @@ type schemaCheck struct {
 	mu    sync.Mutex
 	first error
 	all   []error
+	// ownUI, when set, names the host's own UI on the UI side (host web,
+	// host chat): an old name it sends is an error too.
+	ownUI string
 }
 
 func newSchemaCheck(t *testing.T) *schemaCheck {
@@ -44,7 +47,13 @@ func (s *schemaCheck) check(from protocol.Direction, line []byte) {
 		return
 	}
 	schemaChecked.Add(1)
-	if err := s.v.Check(from, line); err != nil {
+	err := s.v.Check(from, line)
+	if err == nil && s.ownUI != "" && from == protocol.UIToRuntime {
+		if old := s.v.Deprecated(from, line); len(old) > 0 {
+			err = oldNames(s.ownUI, old, line)
+		}
+	}
+	if err != nil {
 		schemaInvalid.Add(1)
 		s.mu.Lock()
 		if s.first == nil {

@@ -34,7 +34,7 @@ func startWeb(t *testing.T, config, script string) *webUI {
 	w.cmd = exec.Command(buildHost(t), "web", "--no-browser", "--script", script,
 		"--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "web.log"))
 	w.cmd.Dir = dir
-	w.cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file")
+	w.cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", uiDebugEnv)
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
 	testenv.OwnGroup(w.cmd)
 	if err := w.cmd.Start(); err != nil {
@@ -50,6 +50,7 @@ func startWeb(t *testing.T, config, script string) *webUI {
 			testenv.KillGroup(w.cmd)
 			t.Errorf("host web did not stop on SIGINT:\n%s", w.out.String())
 		}
+		checkOwnUI(t, "host web", filepath.Join(dir, "web.log"))
 		if t.Failed() {
 			log, _ := os.ReadFile(filepath.Join(dir, "web.log"))
 			t.Logf("host web output:\n%s\nruntime log:\n%s", w.out.String(), log)
