@@ -25,7 +25,7 @@ const maxApprovalFields = 12
 // asksApproval reports whether st waits for an answer the user has not
 // given: a project server never answered, or whose definition changed.
 func asksApproval(st protocol.ServerStatus) bool {
-	if st.State != protocol.StateApprovalRequired || st.Approval == nil {
+	if st.Status != protocol.StateApprovalRequired || st.Approval == nil {
 		return false
 	}
 	return st.Approval.Decision == "unknown" || st.Approval.Decision == "changed"

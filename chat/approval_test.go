@@ -26,7 +26,7 @@ func (r *approvalRuntime) MCPApprove(_ context.Context, p *protocol.ApproveParam
 	if r.approveE != nil {
 		return nil, r.approveE
 	}
-	return &protocol.ServerResult{Server: protocol.ServerStatus{ID: p.ID, State: protocol.StateConnecting}}, nil
+	return &protocol.ServerResult{Server: protocol.ServerStatus{ID: p.ID, Status: protocol.StateConnecting}}, nil
 }
 
 func (r *approvalRuntime) MCPGet(context.Context, *protocol.ServerParams) (*protocol.MCPGetResult, error) {
@@ -34,7 +34,7 @@ func (r *approvalRuntime) MCPGet(context.Context, *protocol.ServerParams) (*prot
 }
 
 func projectServer(id, decision, digest string, fields ...string) protocol.ServerStatus {
-	return protocol.ServerStatus{ID: id, Transport: "stdio", Source: "project", Enabled: true, State: protocol.StateApprovalRequired,
+	return protocol.ServerStatus{ID: id, Transport: "stdio", Source: "project", Enabled: true, Status: protocol.StateApprovalRequired,
 		Approval: &protocol.ApprovalStatus{Decision: decision, File: "/repo/.mcp-host/config.json", Digest: digest, Fields: fields},
 		Warnings: []string{`"trust": true in /repo/.mcp-host/config.json is ignored`}}
 }

@@ -173,7 +173,7 @@ func renderDetail(d protocol.ServerDetail) string {
 		}
 	}
 	row("server", d.ID)
-	row("state", d.State)
+	row("state", d.Status)
 	row("transport", d.Transport)
 	row("source", d.Source)
 	target := d.URL
@@ -263,7 +263,7 @@ func renderTools(l *protocol.ToolsListResult, width int) string {
 // sandboxText is a sandbox's state line: "active (Landlock ABI 7)".
 func sandboxText(sb protocol.SandboxStatus) string {
 	if sb.Detail == "" {
-		return sb.State
+		return sb.Status
 	}
-	return sb.State + " (" + sb.Detail + ")"
+	return sb.Status + " (" + sb.Detail + ")"
 }

@@ -50,7 +50,7 @@ func (hostileRuntime) RunStart(context.Context, *protocol.RunStartParams) (*prot
 
 func hostileStatus(id string) protocol.ServerStatus {
 	return protocol.ServerStatus{
-		ID: id, Transport: "stdio" + evil, Source: "project" + evil, Enabled: true, State: protocol.StateError,
+		ID: id, Transport: "stdio" + evil, Source: "project" + evil, Enabled: true, Status: protocol.StateError,
 		ServerName: "srv" + evil, ServerVersion: "1" + evil, ProtocolVersion: "2025" + evil, SessionID: "s" + evil,
 		LastError: "boom" + evil + "\nsecond line", Auth: &protocol.AuthStatus{Detail: "detail" + evil, Storage: "file" + evil},
 		Approval: &protocol.ApprovalStatus{Decision: "unknown" + evil, File: "f" + evil, Digest: "d" + evil, Fields: []string{"command: x" + evil}},
@@ -82,7 +82,7 @@ func screenProblems(s string) []string {
 func TestHostileTextNeverReachesTheScreen(t *testing.T) {
 	m := NewModel(hostileRuntime{}, &protocol.InitializeResult{
 		Capabilities: protocol.RuntimeCapabilities{Runs: true, Model: "m" + evil},
-		Servers:      []protocol.ServerStatus{hostileStatus("bad"), {ID: "conn", State: protocol.StateConnecting}},
+		Servers:      []protocol.ServerStatus{hostileStatus("bad"), {ID: "conn", Status: protocol.StateConnecting}},
 		Problems:     []string{"project config: " + evil},
 	})
 	var screen strings.Builder

@@ -31,9 +31,9 @@ func layoutModel() *Model {
 	return NewModel(&fakeRuntime{}, &protocol.InitializeResult{
 		Capabilities: protocol.RuntimeCapabilities{Runs: true, Model: "scripted (script.json)"},
 		Servers: []protocol.ServerStatus{
-			{ID: "everything", Transport: "stdio", Source: "global", Enabled: true, State: protocol.StateReady, Tools: 15},
-			{ID: "notes", Transport: "http", Source: "global", Enabled: true, State: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}},
-			{ID: "a-rather-long-server-id", Transport: "sse", Source: "project", Enabled: true, State: protocol.StateConnecting},
+			{ID: "everything", Transport: "stdio", Source: "global", Enabled: true, Status: protocol.StateReady, Tools: 15},
+			{ID: "notes", Transport: "http", Source: "global", Enabled: true, Status: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}},
+			{ID: "a-rather-long-server-id", Transport: "sse", Source: "project", Enabled: true, Status: protocol.StateConnecting},
 		},
 	})
 }

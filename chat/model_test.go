@@ -55,8 +55,8 @@ func newTestModel(rt protocol.Server) *Model {
 	return NewModel(rt, &protocol.InitializeResult{
 		Capabilities: protocol.RuntimeCapabilities{Runs: true, Model: "test"},
 		Servers: []protocol.ServerStatus{
-			{ID: "files", Transport: "stdio", Source: "project", Enabled: true, State: protocol.StateConnecting},
-			{ID: "notes", Transport: "http", Source: "global", Enabled: true, State: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}},
+			{ID: "files", Transport: "stdio", Source: "project", Enabled: true, Status: protocol.StateConnecting},
+			{ID: "notes", Transport: "http", Source: "global", Enabled: true, Status: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}},
 		},
 	})
 }
@@ -68,7 +68,7 @@ func TestMCPTableIsLive(t *testing.T) {
 	if !strings.Contains(v, "connecting") || !strings.Contains(v, "not logged in") {
 		t.Fatalf("table:\n%s", v)
 	}
-	drive(m, statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "files", Transport: "stdio", Enabled: true, State: protocol.StateReady, Tools: 7}}})
+	drive(m, statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "files", Transport: "stdio", Enabled: true, Status: protocol.StateReady, Tools: 7}}})
 	if v := m.View(); !strings.Contains(v, "ready") || !strings.Contains(v, " 7 ") {
 		t.Fatalf("after mcp.status:\n%s", v)
 	}

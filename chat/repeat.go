@@ -45,14 +45,14 @@ func (m *Model) once(server, key, text string, print func(string)) {
 // serverProblem reports a server in error or waiting for a login, once
 // per distinct message.
 func (m *Model) serverProblem(st protocol.ServerStatus) {
-	if st.State != protocol.StateError && st.State != protocol.StateAuthRequired {
+	if st.Status != protocol.StateError && st.Status != protocol.StateAuthRequired {
 		return
 	}
-	line := fmt.Sprintf("%s: %s", st.ID, st.State)
+	line := fmt.Sprintf("%s: %s", st.ID, st.Status)
 	if st.LastError != "" {
 		line += " — " + st.LastError
 	}
-	if st.State == protocol.StateAuthRequired {
+	if st.Status == protocol.StateAuthRequired {
 		line += "  (/login " + st.ID + ")"
 	}
 	m.once(st.ID, "status", line, func(s string) { m.addLine(styleWarn.Render(s)) })

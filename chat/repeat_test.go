@@ -17,7 +17,7 @@ func TestRepeatedServerErrorShownOnce(t *testing.T) {
 	var printed []string
 	for i := 0; i < 6; i++ {
 		for _, st := range []string{protocol.StateConnecting, protocol.StateError} {
-			m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", Transport: "http", Enabled: true, State: st, LastError: "connect: connection refused"}}})
+			m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", Transport: "http", Enabled: true, Status: st, LastError: "connect: connection refused"}}})
 		}
 		m.update(logMsg{protocol.LogParams{Level: "warn", Server: "notes", Message: "notes: retrying in 5s"}})
 		printed = append(printed, m.out...)
@@ -40,12 +40,12 @@ func TestRepeatedServerErrorShownOnce(t *testing.T) {
 	}
 	m.update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	// Ready again: the count goes; a new failure is printed again.
-	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateReady}}})
+	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", Status: protocol.StateReady}}})
 	if v := m.View(); strings.Contains(v, "×") {
 		t.Errorf("the count stays after the server recovered:\n%s", v)
 	}
 	m.out = nil
-	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateError, LastError: "connect: connection refused"}}})
+	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", Status: protocol.StateError, LastError: "connect: connection refused"}}})
 	if !strings.Contains(strings.Join(m.out, "\n"), "connection refused") {
 		t.Errorf("a failure after recovery is not printed: %q", m.out)
 	}
@@ -58,7 +58,7 @@ func TestProblemAtStartShown(t *testing.T) {
 		t.Fatalf("the start does not report notes:\n%s", out)
 	}
 	m.out = nil
-	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", State: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}}}})
+	m.update(statusMsg{protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes", Status: protocol.StateAuthRequired, Auth: &protocol.AuthStatus{Detail: "not logged in"}}}})
 	if len(m.out) != 0 {
 		t.Errorf("reported again: %q", m.out)
 	}

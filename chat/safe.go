@@ -76,7 +76,7 @@ func clean(msg any) any {
 }
 
 func cleanStatus(st *protocol.ServerStatus) {
-	for _, s := range []*string{&st.ID, &st.Transport, &st.Source, &st.State, &st.ProtocolVersion,
+	for _, s := range []*string{&st.ID, &st.Transport, &st.Source, &st.Status, &st.ProtocolVersion,
 		&st.ServerName, &st.ServerVersion, &st.SessionID, &st.LastError} {
 		*s = line(*s)
 	}
@@ -98,7 +98,7 @@ func cleanStatus(st *protocol.ServerStatus) {
 	}
 	st.Warnings = cleanLines(st.Warnings)
 	if sb := st.Sandbox; sb != nil {
-		st.Sandbox = &protocol.SandboxStatus{State: line(sb.State), Detail: line(sb.Detail), Summary: line(sb.Summary)}
+		st.Sandbox = &protocol.SandboxStatus{Status: line(sb.Status), Detail: line(sb.Detail), Summary: line(sb.Summary)}
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 // /mcp <id> shows a stdio server's sandbox on one line, the policy's
 // paths (which a project file may write) escaped.
 func TestDetailShowsSandbox(t *testing.T) {
-	d := protocol.ServerDetail{ServerStatus: protocol.ServerStatus{ID: "files", State: "ready",
-		Sandbox: &protocol.SandboxStatus{State: "active", Detail: "Landlock ABI 7", Summary: "strict: reads system, own files, /data\x1b]0;PWNED\x07; writes temp; network none"}}}
+	d := protocol.ServerDetail{ServerStatus: protocol.ServerStatus{ID: "files", Status: "ready",
+		Sandbox: &protocol.SandboxStatus{Status: "active", Detail: "Landlock ABI 7", Summary: "strict: reads system, own files, /data\x1b]0;PWNED\x07; writes temp; network none"}}}
 	cleanDetail(&d)
 	out := renderDetail(d)
 	if !strings.Contains(out, "sandbox:           active (Landlock ABI 7); strict: reads system, own files, /data") {

@@ -52,10 +52,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			old, had := m.servers[msg.p.Server.ID]
 			m.servers[msg.p.Server.ID] = msg.p.Server
-			if msg.p.Server.State == protocol.StateReady {
+			if msg.p.Server.Status == protocol.StateReady {
 				m.forgetRepeats(msg.p.Server.ID)
 			}
-			if st := msg.p.Server; !had || old.State != st.State {
+			if st := msg.p.Server; !had || old.Status != st.Status {
 				m.serverProblem(st)
 			}
 		}

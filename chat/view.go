@@ -23,7 +23,7 @@ func (m *Model) mcpTable() string {
 		{head: "STATE"}, {head: "TOOLS", drop: 1}, {head: "AUTH", min: 6}}
 	for _, id := range ids {
 		st := m.servers[id]
-		state := st.State
+		state := st.Status
 		if state == protocol.StateConnecting {
 			state = m.spin.View() + " " + state
 		}
@@ -79,8 +79,8 @@ func (m *Model) statusLine() string {
 	counts := map[string]int{}
 	var connecting []string
 	for id, st := range m.servers {
-		counts[st.State]++
-		if st.State == protocol.StateConnecting {
+		counts[st.Status]++
+		if st.Status == protocol.StateConnecting {
 			connecting = append(connecting, id)
 		}
 	}

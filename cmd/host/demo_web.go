@@ -94,7 +94,7 @@ func demoWeb(ctx context.Context, o demoWebOptions) error {
 func demoWebScript() map[string]any {
 	weather := adapter.PublicName("notes", "get_weather")
 	return map[string]any{"runs": []map[string]any{{"steps": []map[string]any{
-		{"text": "Let me check the weather in Paris.", "calls": []map[string]any{{"name": weather, "args": map[string]any{"city": "Paris"}}}},
+		{"text": "Let me check the weather in Paris.", "calls": []map[string]any{{"name": weather, "arguments": map[string]any{"city": "Paris"}}}},
 		{"when_result_contains": "Paris:", "text": "That is the weather in Paris. (This model is scripted: pass --model to use a real one.)"},
 		{"text": "The call did not go through: it was denied, or notes waits for a login (open /mcp and log in)."},
 	}}}}

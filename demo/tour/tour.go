@@ -224,8 +224,8 @@ func (t *tour) run(ctx context.Context) error {
 	}
 	t.say("runtime %s speaks protocol %s; model: %s", termsafe.Line(init.ServerInfo.Name), termsafe.Line(init.ProtocolVersion), termsafe.Line(init.Capabilities.Model))
 	sts, err := t.settle(ctx, func(st protocol.ServerStatus) bool {
-		return st.ID == "notes" && (st.State == protocol.StateAuthRequired || st.State == protocol.StateReady) ||
-			st.ID == "local" && st.State == protocol.StateReady
+		return st.ID == "notes" && (st.Status == protocol.StateAuthRequired || st.Status == protocol.StateReady) ||
+			st.ID == "local" && st.Status == protocol.StateReady
 	})
 	if err != nil {
 		return err
@@ -233,8 +233,8 @@ func (t *tour) run(ctx context.Context) error {
 	t.table(sts)
 
 	t.stepf("Discovery: the protected server answered 401, so it waits for a login (nothing opened without asking)")
-	if st := find(sts, "notes"); st.State == protocol.StateAuthRequired {
-		t.say("notes: %s — %s", termsafe.Line(st.State), authDetail(st))
+	if st := find(sts, "notes"); st.Status == protocol.StateAuthRequired {
+		t.say("notes: %s — %s", termsafe.Line(st.Status), authDetail(st))
 		t.stepf("Log in to notes: consent first, then the browser, then the loopback callback")
 		lctx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 		_, err := t.rt.MCPLogin(lctx, &protocol.LoginParams{ID: "notes", NoBrowser: t.o.NoBrowser})
@@ -244,7 +244,7 @@ func (t *tour) run(ctx context.Context) error {
 		}
 		t.say("logged in; %d client registration(s) at the authorization server", env.Registrations())
 	}
-	sts, err = t.settle(ctx, func(st protocol.ServerStatus) bool { return st.State == protocol.StateReady })
+	sts, err = t.settle(ctx, func(st protocol.ServerStatus) bool { return st.Status == protocol.StateReady })
 	if err != nil {
 		return err
 	}
@@ -313,8 +313,8 @@ func (t *tour) settle(ctx context.Context, ok func(protocol.ServerStatus) bool) 
 		all := true
 		var states []string
 		for _, st := range l.Servers {
-			states = append(states, termsafe.Line(st.ID)+": "+termsafe.Line(st.State))
-			if st.State == protocol.StateError {
+			states = append(states, termsafe.Line(st.ID)+": "+termsafe.Line(st.Status))
+			if st.Status == protocol.StateError {
 				return nil, fmt.Errorf("server %s: %s", termsafe.Line(st.ID), termsafe.LineMax(st.LastError, 1000))
 			}
 			if !ok(st) {
@@ -363,7 +363,7 @@ func (t *tour) table(sts []protocol.ServerStatus) {
 	tw := tabwriter.NewWriter(t.o.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTRANSPORT\tSTATE\tTOOLS\tPROTOCOL\tAUTH")
 	for _, st := range sts {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", termsafe.Line(st.ID), termsafe.Line(st.Transport), termsafe.Line(st.State), st.Tools, dash(termsafe.Line(st.ProtocolVersion)), authDetail(st))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", termsafe.Line(st.ID), termsafe.Line(st.Transport), termsafe.Line(st.Status), st.Tools, dash(termsafe.Line(st.ProtocolVersion)), authDetail(st))
 	}
 	tw.Flush()
 }

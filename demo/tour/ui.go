@@ -136,17 +136,17 @@ func (u *tourUI) MCPStatus(_ context.Context, p *protocol.MCPStatusParams) error
 	if u.states == nil {
 		u.states = map[string]string{}
 	}
-	changed := u.states[p.Server.ID] != p.Server.State
-	u.states[p.Server.ID] = p.Server.State
+	changed := u.states[p.Server.ID] != p.Server.Status
+	u.states[p.Server.ID] = p.Server.Status
 	u.mu.Unlock()
 	if changed {
 		u.endText()
 		st := p.Server
-		msg := fmt.Sprintf("  [mcp.status] %s → %s", termsafe.Line(st.ID), termsafe.Line(st.State))
-		if st.State == protocol.StateReady {
+		msg := fmt.Sprintf("  [mcp.status] %s → %s", termsafe.Line(st.ID), termsafe.Line(st.Status))
+		if st.Status == protocol.StateReady {
 			msg += fmt.Sprintf(" (%d tools, protocol %s)", st.Tools, termsafe.Line(st.ProtocolVersion))
 		}
-		if st.LastError != "" && (st.State == protocol.StateError || st.State == protocol.StateAuthRequired) {
+		if st.LastError != "" && (st.Status == protocol.StateError || st.Status == protocol.StateAuthRequired) {
 			msg += ": " + termsafe.LineMax(st.LastError, 1000)
 		}
 		u.t.say("%s", msg)

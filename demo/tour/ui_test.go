@@ -61,8 +61,8 @@ func TestTourShowsServerTextSafely(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.ui.Confirm(ctx, &protocol.ConfirmParams{Kind: protocol.ConfirmKindLogin, Message: "log in?" + payload, Login: &protocol.ConfirmLogin{Server: "notes", Issuer: "https://as.example" + payload}})
-	tr.ui.MCPStatus(ctx, &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes" + payload, State: protocol.StateError, LastError: "dial: refused" + payload}})
-	tr.ui.MCPStatus(ctx, &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "local", State: protocol.StateReady, Tools: 2, ProtocolVersion: "2025" + payload}})
+	tr.ui.MCPStatus(ctx, &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "notes" + payload, Status: protocol.StateError, LastError: "dial: refused" + payload}})
+	tr.ui.MCPStatus(ctx, &protocol.MCPStatusParams{Server: protocol.ServerStatus{ID: "local", Status: protocol.StateReady, Tools: 2, ProtocolVersion: "2025" + payload}})
 	tr.ui.AgentEvent(ctx, &protocol.AgentEventParams{Type: protocol.EventTextDelta, Text: "Let me\x1b]0;PW"})
 	tr.ui.AgentEvent(ctx, &protocol.AgentEventParams{Type: protocol.EventTextDelta, Text: "NED\x07 check." + payload})
 	// JSON escapes ESC and BEL; a bidi override or a C1 control may stand
@@ -72,7 +72,7 @@ func TestTourShowsServerTextSafely(t *testing.T) {
 	tr.ui.AgentEvent(ctx, &protocol.AgentEventParams{Type: protocol.EventToolResult, Call: call, Result: &protocol.ToolResult{Content: []protocol.Content{{Type: "text", Text: "12°C" + payload}}}})
 	tr.ui.AgentEvent(ctx, &protocol.AgentEventParams{Type: protocol.EventError, Error: "boom" + payload})
 	tr.ui.Log(ctx, &protocol.LogParams{Level: "warn", Message: "careful" + payload})
-	tr.table([]protocol.ServerStatus{{ID: "notes", Transport: "http", State: "ready", ProtocolVersion: "2025" + payload, Auth: &protocol.AuthStatus{Detail: "token valid" + payload}}})
+	tr.table([]protocol.ServerStatus{{ID: "notes", Transport: "http", Status: "ready", ProtocolVersion: "2025" + payload, Auth: &protocol.AuthStatus{Detail: "token valid" + payload}}})
 	tr.tools([]protocol.ToolInfo{{PublicName: "mcp_notes_x_1", Server: "notes", Tool: "x", Description: "Does x." + payload}})
 	tr.say("result (allowed by %s): %s", "user", resultText(protocol.ToolResult{Content: []protocol.Content{{Type: "text", Text: "done" + payload}}}))
 

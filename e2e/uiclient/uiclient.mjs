@@ -199,12 +199,12 @@ async function handshake(config) {
   const ev = init.servers.find((s) => s.id === "everything");
   check(ev, `initialize: the snapshot lacks server everything: ${JSON.stringify(init.servers)}`);
   check(ev.transport === "stdio" && ev.source === "global" && ev.enabled === true, `initialize: everything is not stdio/global/enabled: ${JSON.stringify(ev)}`);
-  check(["connecting", "ready"].includes(ev.state), `initialize: everything starts in state ${ev.state}`);
+  check(["connecting", "ready"].includes(ev.status), `initialize: everything starts in status ${ev.status}`);
   check(Array.isArray(init.config_files) && init.config_files.includes(config), `initialize: config_files ${JSON.stringify(init.config_files)} lacks ${config}`);
   check(init.problems === undefined || (Array.isArray(init.problems) && init.problems.length === 0), `initialize: problems with a valid config: ${JSON.stringify(init.problems)}`);
-  if (ev.state !== "ready") {
+  if (ev.status !== "ready") {
     step("wait for mcp.status ready");
-    const st = await waitFor("mcp.status of everything ready", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "ready"));
+    const st = await waitFor("mcp.status of everything ready", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "ready"));
     check(st.msg.params.server.tools > 0, `a ready status with no tools: ${JSON.stringify(st.msg.params)}`);
   }
 }
@@ -213,7 +213,7 @@ async function lists() {
   step("mcp.list, mcp.get, tools.list");
   const list = await call("mcp.list");
   const ev = list.servers.find((s) => s.id === "everything");
-  check(ev && ev.state === "ready" && ev.tools > 0 && ev.server_name, `mcp.list: everything is not ready with tools and a server_name: ${JSON.stringify(ev)}`);
+  check(ev && ev.status === "ready" && ev.tools > 0 && ev.server_name, `mcp.list: everything is not ready with tools and a server_name: ${JSON.stringify(ev)}`);
   const got = await call("mcp.get", { server: "everything" });
   check(got.server && Array.isArray(got.server.tool_list) && got.server.tool_list.length === ev.tools, `mcp.get: tool_list does not hold the ${ev.tools} tools: ${JSON.stringify(got.server && got.server.tool_list && got.server.tool_list.length)}`);
   const tools = await call("tools.list", { server: "everything" });
@@ -240,7 +240,7 @@ async function errors() {
   check(ans.error && ans.error.code === -32602 && ans.error.data && ans.error.data.kind === "invalid_params" && ans.error.data.field === "server",
     `mcp.get without params: want -32602 with data {kind: invalid_params, field: server}, got ${JSON.stringify(ans)}`);
   // "id" is the old name of "server", still accepted (PROTOCOL.md, Aliases).
-  ans = await request("mcp.get", { id: "nope" });
+  ans = await request("mcp.get", { server: "nope" });
   check(ans.error && ans.error.code === -32002 && ans.error.data.kind === "unknown_server" && ans.error.data.server === "nope",
     `mcp.get of an unknown id: want -32002 unknown_server, got ${JSON.stringify(ans)}`);
   ans = await request("no.such.method", {});
@@ -430,8 +430,8 @@ async function statusChanges() {
   step("mcp.disable, mcp.enable, mcp.reconnect");
   const mark = seq;
   let ans = await call("mcp.disable", { server: "everything" });
-  check(ans.server.state === "disabled" && ans.server.enabled === false, `mcp.disable answers ${JSON.stringify(ans.server)}, want state disabled, enabled false`);
-  let st = await waitFor("mcp.status disabled", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "disabled"), mark);
+  check(ans.server.status === "disabled" && ans.server.enabled === false, `mcp.disable answers ${JSON.stringify(ans.server)}, want status disabled, enabled false`);
+  let st = await waitFor("mcp.status disabled", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "disabled"), mark);
   check(st.msg.params.removed === undefined, `a disabled server is not removed`);
   const tools = await call("tools.list", { server: "everything" });
   check(tools.tools.length === 0, `tools.list of a disabled server: ${tools.tools.length} tools`);
@@ -440,16 +440,16 @@ async function statusChanges() {
 
   let mark2 = seq;
   ans = await call("mcp.enable", { server: "everything" });
-  check(ans.server.enabled === true && ["connecting", "ready"].includes(ans.server.state), `mcp.enable answers ${JSON.stringify(ans.server)}`);
-  await waitFor("mcp.status ready after enable", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "ready" && p.server.tools > 0), mark2);
+  check(ans.server.enabled === true && ["connecting", "ready"].includes(ans.server.status), `mcp.enable answers ${JSON.stringify(ans.server)}`);
+  await waitFor("mcp.status ready after enable", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "ready" && p.server.tools > 0), mark2);
 
   mark2 = seq;
   ans = await call("mcp.reconnect", { server: "everything" });
-  check(ans.server.state === "connecting" && ans.server.tools === 0, `mcp.reconnect answers ${JSON.stringify(ans.server)}, want connecting with tools 0`);
-  await waitFor("mcp.status ready after reconnect", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "ready" && p.server.tools > 0), mark2);
+  check(ans.server.status === "connecting" && ans.server.tools === 0, `mcp.reconnect answers ${JSON.stringify(ans.server)}, want connecting with tools 0`);
+  await waitFor("mcp.status ready after reconnect", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "ready" && p.server.tools > 0), mark2);
   // No "ready" with 0 tools, and each change once.
   const statuses = received.filter((e) => e.seq > mark && isNote("mcp.status")(e.msg)).map((e) => JSON.stringify(e.msg.params));
-  check(!statuses.some((s) => s.includes('"state":"ready"') && s.includes('"tools":0')), `a ready status with 0 tools: ${statuses.join("\n")}`);
+  check(!statuses.some((s) => s.includes('"status":"ready"') && s.includes('"tools":0')), `a ready status with 0 tools: ${statuses.join("\n")}`);
   for (let i = 1; i < statuses.length; i++) {
     check(statuses[i] !== statuses[i - 1], `the same mcp.status twice in a row: ${statuses[i]}`);
   }

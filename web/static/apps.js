@@ -93,7 +93,7 @@
       if (!c || typeof c.text !== 'string') throw new Error('the app resource holds no HTML');
       inst.csp = (c.ui && c.ui.csp) || null;
       try {
-        const g = await H.rpc.mcpGet({ id: app.server });
+        const g = await H.rpc.mcpGet({ server: app.server });
         const t = ((g.server && g.server.tool_list) || []).find((x) => x.tool === app.tool);
         if (t) inst.tool = { name: t.tool, title: t.title, description: t.description, inputSchema: t.input_schema || { type: 'object' } };
       } catch (_) { /* the context then names the tool only */ }

@@ -68,7 +68,7 @@ test("requests resolve with their result, errors reject with ProtocolError", asy
 test("notifications are events, requests go to the handlers", async () => {
   const rt = fakeRuntime({ handlers: { confirm: async (p) => ({ answer: p.options[0] }) } });
   const status = new Promise((resolve) => rt.client.once("mcp.status", resolve));
-  rt.send({ jsonrpc: "2.0", method: "mcp.status", params: { server: { id: "a", state: "ready" } } });
+  rt.send({ jsonrpc: "2.0", method: "mcp.status", params: { server: { id: "a", state: "ready", status: "ready" } } });
   assert.equal((await status).server.id, "a");
 
   rt.send({ jsonrpc: "2.0", id: 7, method: "ui.confirm.request", params: { kind: "tool_call", options: ["allow_once", "deny"] } });
