@@ -112,7 +112,7 @@ var Errors = []ErrorSpec{
 	{CodeFailed, KindFailed, "The request was valid but could not be carried out; the message says why."},
 	{CodeNotInitialized, KindNotInitialized, "A request other than initialize came first."},
 	{CodeUnknownServer, KindUnknownServer, "No server with that id is configured."},
-	{CodeNotReady, KindNotReady, "The server is not connected; data.state is its state."},
+	{CodeNotReady, KindNotReady, "The server is not connected; data.status is its status."},
 	{CodeDenied, KindDenied, "The permission gate refused a tool call; data.decided_by says what."},
 	{CodeUnknownRun, KindUnknownRun, "No run with that id is in progress."},
 	{CodeNoModel, KindNoModel, "run.start without a configured model."},

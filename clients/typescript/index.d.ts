@@ -22,7 +22,7 @@ export declare const ERROR_CODES: {
   readonly not_initialized: -32001;
   /** No server with that id is configured. */
   readonly unknown_server: -32002;
-  /** The server is not connected; data.state is its state. */
+  /** The server is not connected; data.status is its status. */
   readonly not_ready: -32003;
   /** The permission gate refused a tool call; data.decided_by says what. */
   readonly denied: -32004;
