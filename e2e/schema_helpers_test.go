@@ -41,13 +41,21 @@ func newSchemaCheck(t *testing.T) *schemaCheck {
 	return &schemaCheck{v: v}
 }
 
-func (s *schemaCheck) check(from protocol.Direction, line []byte) {
+func (s *schemaCheck) check(from protocol.Direction, line []byte) { s.checkLine(from, line, true) }
+
+// checkLine checks one line; whole is false for a line whose values a log
+// masked (the runtime's debug log: "code":"***"), which only the old-names
+// check of ownUI can judge.
+func (s *schemaCheck) checkLine(from protocol.Direction, line []byte, whole bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
 	}
-	schemaChecked.Add(1)
-	err := s.v.Check(from, line)
+	var err error
+	if whole {
+		schemaChecked.Add(1)
+		err = s.v.Check(from, line)
+	}
 	if err == nil && s.ownUI != "" && from == protocol.UIToRuntime {
 		if old := s.v.Deprecated(from, line); len(old) > 0 {
 			err = oldNames(s.ownUI, old, line)
