@@ -86,6 +86,12 @@ const (
 	// StateBlockedByPolicy: the organization's managed policy forbids
 	// the server; it does not start (see ServerStatus.Policy).
 	StateBlockedByPolicy = "blocked_by_policy"
+	// StateIdle: a server that starts on first use ("start": "lazy") is
+	// not running; Tools counts the catalog kept from its last run (Cached
+	// is true), which the model is offered, and its next use (a tool call,
+	// mcp.get, mcp.reconnect, prompts or resources of this server) starts
+	// it.
+	StateIdle = "idle"
 )
 
 // PolicyStatus names the rule of the managed policy that blocks a server.
@@ -113,7 +119,11 @@ type ServerStatus struct {
 	// State is one of the State* constants.
 	State string `json:"state"`
 	// Tools counts the server's tools after include/exclude filters.
-	Tools           int    `json:"tools"`
+	Tools int `json:"tools"`
+	// Cached reports that Tools, ServerName and ServerVersion come from
+	// the catalog kept from the server's last run: it is not running
+	// (state idle, connecting, or error after a failed start on use).
+	Cached          bool   `json:"cached,omitempty"`
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	ServerName      string `json:"server_name,omitempty"`
 	ServerVersion   string `json:"server_version,omitempty"`

@@ -25,27 +25,24 @@ func (c serverCaller) CallTool(ctx context.Context, name string, args any) (*mcp
 	return c.m.CallTool(withCallProgress(ctx, c.id, name, args), c.id, name, args)
 }
 
-// Catalog adapts the tools of every ready server into one snapshot for a
-// run. Servers that are not ready contribute nothing; local names are kept
-// free of collisions. Problems (skipped tools, renamed tools) are returned
+// Catalog adapts the tools of every ready server, and the kept catalogs of
+// lazy servers that are not running, into one snapshot for a run. Other
+// servers contribute nothing; local names are kept free of collisions. Problems (skipped tools, renamed tools) are returned
 // alongside, each naming its server.
 func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapshot, []string) {
 	var cats []*adapter.Catalog
 	var problems []string
 	for _, st := range m.List() {
-		if st.State != StateReady {
-			continue
-		}
 		sv, err := m.server(st.ID)
 		if err != nil {
 			continue // went away since List
 		}
-		s, err := sv.liveSession()
-		if err != nil {
+		defs, cached := sv.offered(st.State)
+		if defs == nil {
 			continue
 		}
 		// The server's include/exclude filters apply in the adapter.
-		cat, err := sv.catalog(s.Tools(), opts)
+		cat, err := sv.catalog(defs, cached, opts)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -215,6 +212,11 @@ var ErrDenied = errors.New("call denied")
 // the gate. tool is the server's own name for it. The verdict says who
 // decided; a denied call returns an error matching ErrDenied.
 func (a *Agent) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*core.Result, permission.Verdict, error) {
+	// A lazy server starts first: the gate judges the definition it
+	// offers now, not the one kept from its last run.
+	if err := a.opts.Manager.Wake(ctx, server); err != nil {
+		return nil, permission.Verdict{}, err
+	}
 	tools, err := a.opts.Manager.Tools(server)
 	if err != nil {
 		return nil, permission.Verdict{}, err

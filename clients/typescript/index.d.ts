@@ -815,6 +815,8 @@ export interface ServerDetail {
   approval?: null | ApprovalStatus;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
+  /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */
+  cached?: boolean;
   command?: string;
   /** DisplayURL is URL as a person is shown it: its display form (see [DisplayForm]), or, for a URL the display check refuses, a quote of it marked as refused. Show it, not URL. */
   display_url?: string;
@@ -875,6 +877,8 @@ export interface ServerStatus {
   approval?: null | ApprovalStatus;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
+  /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */
+  cached?: boolean;
   enabled: boolean;
   id: string;
   /** LastConnectedAt is the time of the last successful handshake. */

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	fastjson "github.com/segmentio/encoding/json"
@@ -31,6 +32,10 @@ const DefaultMaxCatalogs = 256
 // dropped (it came from a server and is only ever shown).
 const maxNameBytes = 256
 
+// MaxInstructionsBytes bounds kept server instructions: longer ones are
+// cut when stored, and dropped when read back (no host wrote them).
+const MaxInstructionsBytes = 16 << 10
+
 // Catalogs keeps each server's last catalog, whatever its list TTL says,
 // so that a server that starts on first use (a "lazy" server) can be
 // offered to the model before it runs. One file per key in Dir.Path, named
@@ -50,6 +55,9 @@ type Catalog struct {
 	// handshake (untrusted text: sanitize before showing).
 	ServerName    string
 	ServerVersion string
+	// Instructions are the server's instructions from that handshake
+	// (untrusted text), at most MaxInstructionsBytes.
+	Instructions string
 	// SavedAt is when the catalog was listed.
 	SavedAt time.Time
 	// Tools is the server's tools/list, before include/exclude filters.
@@ -62,6 +70,7 @@ type catalogEntry struct {
 	SavedAt       time.Time   `json:"saved_at"`
 	ServerName    string      `json:"server_name,omitempty"`
 	ServerVersion string      `json:"server_version,omitempty"`
+	Instructions  string      `json:"instructions,omitempty"`
 	Tools         []*mcp.Tool `json:"tools"`
 }
 
@@ -71,6 +80,7 @@ type storedCatalog struct {
 	SavedAt       time.Time         `json:"saved_at"`
 	ServerName    string            `json:"server_name"`
 	ServerVersion string            `json:"server_version"`
+	Instructions  string            `json:"instructions"`
 	Tools         []json.RawMessage `json:"tools"`
 }
 
@@ -113,7 +123,10 @@ func (c *Catalogs) load(hash string) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog cache %s: %w", path, err)
 	}
-	return &Catalog{ServerName: boundName(e.ServerName), ServerVersion: boundName(e.ServerVersion), SavedAt: e.SavedAt, Tools: tools}, nil
+	if len(e.Instructions) > MaxInstructionsBytes {
+		return nil, fmt.Errorf("catalog cache %s: instructions over %d bytes", path, MaxInstructionsBytes)
+	}
+	return &Catalog{ServerName: boundName(e.ServerName), ServerVersion: boundName(e.ServerVersion), Instructions: strings.Clone(e.Instructions), SavedAt: e.SavedAt, Tools: tools}, nil
 }
 
 // boundName drops a name longer than maxNameBytes; it is copied out of
@@ -134,7 +147,7 @@ func (c *Catalogs) Store(key string, cat *Catalog) {
 	if saved.IsZero() {
 		saved = c.now()
 	}
-	raw, err := json.Marshal(catalogEntry{Key: hash, SavedAt: saved, ServerName: boundName(cat.ServerName), ServerVersion: boundName(cat.ServerVersion), Tools: cat.Tools})
+	raw, err := json.Marshal(catalogEntry{Key: hash, SavedAt: saved, ServerName: boundName(cat.ServerName), ServerVersion: boundName(cat.ServerVersion), Instructions: cutUTF8(cat.Instructions, MaxInstructionsBytes), Tools: cat.Tools})
 	if err == nil && len(raw) > MaxFileBytes {
 		err = errors.New("the catalog is larger than the cache keeps")
 	}
@@ -148,6 +161,17 @@ func (c *Catalogs) Store(key string, cat *Catalog) {
 		return
 	}
 	c.prune()
+}
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Forget removes what is kept under key.

@@ -39,12 +39,21 @@ func TestHostileCatalogIsAMiss(t *testing.T) {
 	c := &Catalogs{Dir: Dir{Path: t.TempDir(), Now: func() time.Time { return now }}}
 	tools := []*mcp.Tool{{Name: "echo"}}
 	for name, mutate := range map[string]func(path string){
-		"garbage":     func(p string) { _ = os.WriteFile(p, []byte("{not json"), 0o600) },
-		"trailing":    func(p string) { b, _ := os.ReadFile(p); _ = os.WriteFile(p, append(b, "{}"...), 0o600) },
-		"other key":   func(p string) { _ = os.WriteFile(p, []byte(`{"key":"00","saved_at":"2027-01-15T08:00:00Z","tools":[]}`), 0o600) },
-		"nameless":    func(p string) { b, _ := os.ReadFile(p); _ = os.WriteFile(p, []byte(strings.Replace(string(b), `"name":"echo"`, `"name":""`, 1)), 0o600) },
-		"deep":        func(p string) { _ = os.WriteFile(p, append([]byte(`{"a":`), nested(100_000)...), 0o600) },
-		"oversized":   func(p string) { f, _ := os.OpenFile(p, os.O_WRONLY, 0); _ = f.Truncate(MaxFileBytes + 1); _ = f.Close() },
+		"garbage":  func(p string) { _ = os.WriteFile(p, []byte("{not json"), 0o600) },
+		"trailing": func(p string) { b, _ := os.ReadFile(p); _ = os.WriteFile(p, append(b, "{}"...), 0o600) },
+		"other key": func(p string) {
+			_ = os.WriteFile(p, []byte(`{"key":"00","saved_at":"2027-01-15T08:00:00Z","tools":[]}`), 0o600)
+		},
+		"nameless": func(p string) {
+			b, _ := os.ReadFile(p)
+			_ = os.WriteFile(p, []byte(strings.Replace(string(b), `"name":"echo"`, `"name":""`, 1)), 0o600)
+		},
+		"deep": func(p string) { _ = os.WriteFile(p, append([]byte(`{"a":`), nested(100_000)...), 0o600) },
+		"oversized": func(p string) {
+			f, _ := os.OpenFile(p, os.O_WRONLY, 0)
+			_ = f.Truncate(MaxFileBytes + 1)
+			_ = f.Close()
+		},
 		"future":      func(p string) { rewriteSaved(t, p, now.Add(time.Hour)) },
 		"too old":     func(p string) { rewriteSaved(t, p, now.Add(-MaxCatalogAge-time.Hour)) },
 		"never saved": func(p string) { rewriteSaved(t, p, time.Time{}) },
@@ -94,6 +103,16 @@ func TestCatalogsPruneOldest(t *testing.T) {
 	}
 	if _, ok := c.Load("e"); !ok {
 		t.Error("the newest catalog was pruned")
+	}
+}
+
+// Instructions over the bound are cut when kept, on a character boundary.
+func TestCatalogInstructionsCut(t *testing.T) {
+	c := &Catalogs{Dir: Dir{Path: t.TempDir()}}
+	c.Store("k", &Catalog{Instructions: strings.Repeat("é", MaxInstructionsBytes), Tools: []*mcp.Tool{{Name: "t"}}})
+	got, ok := c.Load("k")
+	if !ok || len(got.Instructions) > MaxInstructionsBytes || !strings.HasPrefix(got.Instructions, "éé") || strings.ContainsRune(got.Instructions, 0xFFFD) {
+		t.Fatalf("ok %v, %d bytes kept", ok, len(got.Instructions))
 	}
 }
 

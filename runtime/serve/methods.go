@@ -114,8 +114,14 @@ func (s *service) MCPList(context.Context, *protocol.Empty) (*protocol.MCPListRe
 }
 
 // MCPGet adds detail to a server's status: where it is, its stderr tail and
-// its tools.
+// its tools; it starts a lazy server that is stopped.
 func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protocol.MCPGetResult, error) {
+	if _, err := s.status(p.ID); err != nil {
+		return nil, err
+	}
+	// Details are the live server's: a lazy server that is stopped starts
+	// (its failure shows in the status).
+	_ = s.m.Wake(ctx, p.ID)
 	st, err := s.status(p.ID)
 	if err != nil {
 		return nil, err
