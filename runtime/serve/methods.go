@@ -226,6 +226,14 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	if err != nil {
 		return nil, err
 	}
+	if st.Cached {
+		// A lazy server that is stopped starts for the call, within the
+		// call's context; a failed start shows in the status.
+		_ = s.m.Wake(ctx, p.Server)
+		if st, err = s.status(p.Server); err != nil {
+			return nil, err
+		}
+	}
 	if st.State == runtime.StateConnecting && p.WaitReadyMS > 0 {
 		// The UI asked to wait for the connection rather than fail.
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(p.WaitReadyMS, protocol.MaxWaitReadyMS))*time.Millisecond)
