@@ -86,11 +86,8 @@ const (
 	// StateBlockedByPolicy: the organization's managed policy forbids
 	// the server; it does not start (see ServerStatus.Policy).
 	StateBlockedByPolicy = "blocked_by_policy"
-	// StateIdle: a server that starts on first use ("start": "lazy") is
-	// not running; Tools counts the catalog kept from its last run (Cached
-	// is true), which the model is offered, and its next use (a tool call,
-	// mcp.get, mcp.reconnect, prompts or resources of this server) starts
-	// it.
+	// StateIdle: a server that starts on first use is not running; its
+	// kept catalog is offered (Cached) and its next use starts it.
 	StateIdle = "idle"
 )
 
@@ -253,23 +250,6 @@ type ServerDetail struct {
 	Environment *EnvironmentNames `json:"environment,omitempty"`
 	// Tools lists the server's tools.
 	ToolList []ToolInfo `json:"tool_list"`
-}
-
-// EnvironmentNames says which environment variables a stdio server gets,
-// by name only: it does not inherit the host's environment. Names may come
-// from a project file: escape them before display.
-type EnvironmentNames struct {
-	// Base are the variables of the base set (PATH, HOME, the locale, the
-	// temp directory, …) the host's environment has.
-	Base []string `json:"base"`
-	// Env are the names the server's "env" sets.
-	Env []string `json:"env,omitempty"`
-	// EnvVars are the names of "env_vars" passed through from the host's
-	// environment.
-	EnvVars []string `json:"env_vars,omitempty"`
-	// Unset are the names of "env_vars" the host's environment lacks (not
-	// passed).
-	Unset []string `json:"unset,omitempty"`
 }
 
 // MCPGetResult answers mcp.get.
