@@ -211,13 +211,38 @@ func (sv *server) idleTimer() *time.Timer {
 // idleLeft is how long the server must still be unused before its idle
 // stop; 0 means now. A call under way or a subscription keeps it awake.
 func (sv *server) idleLeft() time.Duration {
-	d := sv.entry.Config.IdleTimeout()
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
+	return sv.idleLeftLocked()
+}
+
+// idleLeftLocked is idleLeft with sv.mu held.
+func (sv *server) idleLeftLocked() time.Duration {
+	d := sv.entry.Config.IdleTimeout()
 	if sv.lazy.inflight > 0 || sv.lazy.subs > 0 {
 		return d
 	}
 	return max(0, d-time.Since(sv.lazy.lastUse))
+}
+
+// idleStop detaches the session of a server unused for its idle timeout
+// and makes it idle, in one change: a use from now on starts it again
+// rather than meet a closing session. It reports false, with the time
+// still to wait, when a use came meanwhile.
+func (sv *server) idleStop() (bool, time.Duration) {
+	if left := sv.idleLeft(); left > 0 {
+		return false, left
+	}
+	var left time.Duration
+	sv.update(func(st *Status) {
+		if left = sv.idleLeftLocked(); left > 0 {
+			return
+		}
+		sv.sess, sv.gone = nil, nil
+		st.State, st.LastError, st.Attempts, st.Tools = StateIdle, "", 0, 0
+		sv.lazy.parked = true
+	})
+	return left == 0, left
 }
 
 // timerC is t's channel, nil for no timer.

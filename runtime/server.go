@@ -240,7 +240,10 @@ func (sv *server) loop() {
 			if sv.parkFirst() {
 				// A lazy server is not retried on its own: its next use
 				// starts it again, its kept catalog offered meanwhile.
-				sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = StateError, err.Error(), attempts })
+				sv.update(func(st *Status) {
+					st.State, st.LastError, st.Attempts = StateError, err.Error(), attempts
+					sv.lazy.parked = true // one change: the catalog stays offered
+				})
 				park = StateError
 				continue
 			}
@@ -279,7 +282,7 @@ func (sv *server) loop() {
 		case <-s.Done():
 			lost = s.Err()
 		case <-timerC(idle):
-			if left := sv.idleLeft(); left > 0 {
+			if stopped, left := sv.idleStop(); !stopped {
 				idle.Reset(left)
 				goto watch
 			}
@@ -296,18 +299,22 @@ func (sv *server) loop() {
 		if idle != nil {
 			idle.Stop()
 		}
-		sv.mu.Lock()
-		sv.sess, sv.gone = nil, lost
-		sv.mu.Unlock()
 		if idleStop {
-			// Unused for idle_timeout_ms: the process stops, the catalog
-			// listed last is offered until the next use starts it again.
+			// Unused for idle_timeout_ms (idleStop detached the session):
+			// the process stops, the catalog listed last is offered until
+			// the next use starts it again.
 			_ = s.Close()
 			park = StateIdle
 			continue
 		}
+		sv.mu.Lock()
+		sv.sess, sv.gone = nil, lost
+		sv.mu.Unlock()
 		if lost != nil && !errors.Is(lost, auth.ErrLoginRequired) && sv.parkFirst() && sv.ctx.Err() == nil {
-			sv.update(func(st *Status) { st.State, st.LastError, st.Attempts = StateError, lost.Error(), 1 })
+			sv.update(func(st *Status) {
+				st.State, st.LastError, st.Attempts = StateError, lost.Error(), 1
+				sv.lazy.parked = true
+			})
 			_ = s.Close()
 			park = StateError
 			continue
@@ -435,40 +442,6 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	opts.WrapCommand = sv.sandboxWrap(&cfg)
 	s, err := session.Connect(ctx, opts)
 	return s, sv.withSandboxHint(err)
-}
-
-// checkHealth pings a session after a failed call and reconnects when the
-// server no longer answers.
-func (sv *server) checkHealth(s *session.Session) {
-	ctx, cancel := context.WithTimeout(sv.ctx, 5*time.Second)
-	defer cancel()
-	err := s.Ping(ctx)
-	if err == nil || sv.ctx.Err() != nil {
-		return
-	}
-	sv.lose(s, fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err))
-}
-
-// lose tells the server's goroutine that session s is no longer usable,
-// unless s has been replaced already.
-func (sv *server) lose(s *session.Session, err error) {
-	sv.mu.Lock()
-	current := sv.sess == s
-	sv.mu.Unlock()
-	if current {
-		select {
-		case sv.lostc <- lostConn{s, err}:
-		default:
-		}
-	}
-}
-
-// lostConn says that sess stopped answering, and why. It names the
-// session so that a signal arriving after a reconnect cannot tear down the
-// new, healthy one.
-type lostConn struct {
-	sess *session.Session
-	err  error
 }
 
 // policyStatus is a policy block in a status's form.
