@@ -22,6 +22,9 @@ type Table struct {
 	ManyServers  int
 	Many         []ManyRow
 	OneShot      []OneShotRow
+	Lazy         []LazyRow
+	// LazyNote says why the lazy rows were not measured.
+	LazyNote string
 }
 
 // A CallRow is one way of calling the echo tool.
@@ -112,6 +115,7 @@ func (t *Table) Markdown() string {
 	for _, r := range t.OneShot {
 		p("| %s | %.2f | %s |\n", r.Program, r.Ratio, micros(r.Abs))
 	}
+	t.lazyMarkdown(p)
 	return b.String()
 }
 
