@@ -18,6 +18,7 @@ import (
 // Every field but on, key and wakec is guarded by server.mu.
 type lazyState struct {
 	on    bool          // lazy start applies to this server
+	now   bool          // start at once all the same (startNow)
 	key   string        // its key in ManagerOptions.Catalogs
 	wakec chan struct{} // a use wakes the parked goroutine
 
@@ -41,6 +42,17 @@ func (sv *server) initLazy() {
 	sv.lazy.on, sv.lazy.key = true, catalogKey(e.ID, &e.Config)
 	if cat, ok := c.Load(sv.lazy.key); ok {
 		sv.lazy.cat = cat
+	}
+}
+
+// startNow makes a server that has not started yet connect at once
+// rather than wait idle for a use: a person turned it on.
+func (sv *server) startNow() {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.lazy.now = true
+	if sv.status.State == StateIdle {
+		sv.status.State, sv.lazy.parked = StateConnecting, false
 	}
 }
 

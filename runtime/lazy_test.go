@@ -202,3 +202,27 @@ func TestLazyStartFailureKeepsCatalog(t *testing.T) {
 		t.Fatal("second call succeeded against a closed server")
 	}
 }
+
+// A lazy server a person turns on starts at once, kept catalog or not.
+func TestLazyServerEnabledStartsNow(t *testing.T) {
+	dir := t.TempDir()
+	sw := newSwitchable(t)
+	m, _ := lazyManager(t, dir, lazyEntry(sw.srv.URL, 0))
+	_ = m.Close()
+	m, st := lazyManager(t, dir, lazyEntry(sw.srv.URL, 0))
+	if st.State != runtime.StateIdle {
+		t.Fatalf("%+v", st)
+	}
+	if err := m.SetEnabled("lz", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetEnabled("lz", true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := m.Get("lz"); st.State != runtime.StateConnecting && st.State != runtime.StateReady {
+		t.Fatalf("just enabled: %+v, want connecting", st)
+	}
+	if st := settle(t, m, "lz")[0]; st.State != runtime.StateReady {
+		t.Fatalf("enabled: %+v, want ready", st)
+	}
+}

@@ -242,7 +242,12 @@ func (m *Manager) SetEnabled(id string, enabled bool) error {
 	m.enabled[id] = enabled
 	e := sv.entry
 	e.Config.Enabled = &enabled
-	m.replace(sv, e)
+	nsv := m.replace(sv, e)
+	if enabled {
+		// Turned on by a person: it starts now, lazy or not.
+		nsv.startNow()
+	}
+	nsv.start()
 	return nil
 }
 
@@ -251,17 +256,17 @@ func (m *Manager) restart(id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if sv, ok := m.servers[id]; ok && !m.closed {
-		m.replace(sv, sv.entry)
+		m.replace(sv, sv.entry).start()
 	}
 }
 
-// replace stops sv in the background and starts a server for e in its
-// place. m.mu must be held.
-func (m *Manager) replace(sv *server, e config.ServerEntry) {
+// replace stops sv in the background and puts a server for e in its
+// place, for the caller to start. m.mu must be held.
+func (m *Manager) replace(sv *server, e config.ServerEntry) *server {
 	go sv.stop()
 	nsv := newServer(m, e)
 	m.servers[e.ID] = nsv
-	nsv.start()
+	return nsv
 }
 
 // broadcast wakes every WaitSettled.

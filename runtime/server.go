@@ -164,7 +164,7 @@ func (sv *server) loop() {
 	}
 	attempts := 0
 	var park State // a lazy server waits for a use in this state first
-	if sv.parkFirst() {
+	if sv.parkFirst() && !sv.lazy.now {
 		park = StateIdle
 	}
 	for {
