@@ -42,7 +42,7 @@ type Config struct {
 // Full is the configuration of `make bench`.
 func Full(root string) Config {
 	return Config{Root: root, Rounds: 7, SeqCalls: 200, ParCalls: 800, Parallel: 8, AllocCalls: 500,
-		CatalogTools: 10000, CatalogRounds: 7, ManyServers: 50, ManyRounds: 11, OneShotRounds: 61, LazyRounds: 3}
+		CatalogTools: 10000, CatalogRounds: 7, ManyServers: 50, ManyRounds: 11, OneShotRounds: 61, LazyRounds: 5}
 }
 
 // Smoke is a run small enough for a test.
