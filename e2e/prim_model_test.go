@@ -189,7 +189,7 @@ func TestAutoAllowReadOnlyOverProtocol(t *testing.T) {
 // (max_output_tokens) and kept whole; the
 // scripted model reads it back in parts through mcp_result_read (a byte
 // range, a line range, a search), host serve's peak RSS stays well under
-// 5 times the result, and the kept copy is gone when the run ends
+// 5 times the result, and the kept copy is gone when the conversation ends
 // (issue 24 item 4).
 func TestWholeResultReadInParts(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
@@ -216,7 +216,8 @@ func TestWholeResultReadInParts(t *testing.T) {
 	h, log, ctx := primHost(t, servers, steps, []string{"bigsrv"}, "MCP_HOST_CACHE_DIR="+cache)
 	pid := h.cmd.Process.Pid
 	before := peakRSSKB(pid)
-	runID, st := runToEnd(t, h, ctx, "read the big result")
+	r, st := runConv(t, h, ctx, "read the big result", "")
+	runID := r.RunID
 	peak := peakRSSKB(pid)
 	t.Logf("host serve peak RSS: %d KiB before the run, %d KiB after reading a %d KiB result in parts", before, peak, size>>10)
 	if st.Status != protocol.RunCompleted || st.Text != "read it" {
@@ -260,11 +261,13 @@ func TestWholeResultReadInParts(t *testing.T) {
 	if peak >= before+20*size>>10 {
 		t.Errorf("host serve peak RSS %d KiB (from %d), want under 20 x the %d KiB result above it", peak, before, size>>10)
 	}
-	ents, err := os.ReadDir(filepath.Join(cache, "results"))
-	if err != nil {
-		t.Fatalf("results directory: %v", err)
+	if files := keptFiles(t, cache); len(files) != 1 {
+		t.Errorf("kept results after the run: %v, want the one of its conversation", files)
 	}
-	if len(ents) != 0 {
-		t.Errorf("%d kept results left after the run ended", len(ents))
+	if _, err := protocol.NewConversationCaller(h.conn).ConversationEnd(ctx, &protocol.ConversationParams{Conversation: r.Conversation}); err != nil {
+		t.Fatalf("conversation.end: %v", err)
+	}
+	if files := keptFiles(t, cache); len(files) != 0 {
+		t.Errorf("kept results left after the conversation ended: %v", files)
 	}
 }

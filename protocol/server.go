@@ -95,6 +95,7 @@ func ServerHandler(s Server) Handler {
 	addAppMethods(t, s)
 	addRegistryMethods(t, s)
 	addPrimitiveMethods(t, s)
+	addConversationMethods(t, s)
 	return t.handler()
 }
 
