@@ -75,8 +75,21 @@ func (m *Model) submit(text string) tea.Cmd {
 	case "/quit", "/exit":
 		return m.quit()
 	case "/new":
+		old := m.conv
 		m.conv = ""
 		m.addLine(styleDim.Render("new conversation"))
+		if old != "" && m.ends != nil {
+			// The runtime forgets the old one and removes the results
+			// it kept for it; an older runtime without
+			// conversation.end keeps them until it exits.
+			ends := m.ends
+			return func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				defer cancel()
+				_, _ = ends.ConversationEnd(ctx, &protocol.ConversationParams{Conversation: old})
+				return nil
+			}
+		}
 	case "/mcp":
 		if arg == "" {
 			m.showMCP = true
