@@ -22,7 +22,7 @@ const help = `Commands:
                     let a server a project file defines start, or keep it off
   /reconnect <id>   reconnect a server
   /enable <id>, /disable <id>
-  /new              start a new conversation
+  /new              start a new conversation (the old one ends: its kept results go)
   /quit             shut the runtime down and leave
   /<server>:<prompt> [arg=value …]
                     run a server's prompt as your message (quote values with spaces: arg="a b")
