@@ -34,6 +34,14 @@ type modelCall struct {
 	System  []string `json:"system"`
 	Tools   []string `json:"tools"`
 	Results []string `json:"results"`
+	// UserParts are the data parts of the last user message.
+	UserParts []struct {
+		Type     string `json:"type"`
+		MIMEType string `json:"mime_type"`
+		URI      string `json:"uri"`
+		Bytes    int    `json:"bytes"`
+		SHA256   string `json:"sha256"`
+	} `json:"user_parts"`
 }
 
 func readScriptLog(t *testing.T, path string) []modelCall {
