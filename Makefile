@@ -24,8 +24,9 @@ test:
 lint:
 	bash scripts/lint.sh
 
-# The UI protocol's schema (protocol/schema/schema.json) and the TypeScript
-# client (clients/typescript), regenerated from the Go types in protocol/:
+# The UI protocol's schema (protocol/schema/schema.json), the TypeScript
+# client (clients/typescript) and host web's protocol module
+# (web/static/protocol.js), regenerated from the Go types in protocol/:
 # run it after changing them, and after a rebase that brings changes to them.
 protocol:
 	go run ./cmd/host protocol generate

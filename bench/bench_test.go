@@ -32,6 +32,7 @@ func TestSmoke(t *testing.T) {
 		"bare go-sdk connect + list", "mcp-host Manager connect + list + adapt",
 		"bare go-sdk (connect + tools/list each)", "mcp-host Manager (all ready)",
 		"one-shot go-sdk program", "host mcp call (HTTP, --yes), empty list cache", "host mcp call, the tool list fresh", "host version",
+		"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host",
 	}
 	for _, w := range want {
 		if !strings.Contains(md, "| "+w) {
@@ -61,8 +62,15 @@ func TestSmoke(t *testing.T) {
 	} else if len(tab.Lazy) != 5 || !strings.Contains(md, "| catalog offered, warm cache") {
 		t.Errorf("lazy rows: %d, want 5", len(tab.Lazy))
 	}
-	if len(tab.Calls) != 5 || len(tab.Catalog) != 4 || len(tab.Many) != 2 || len(tab.OneShot) != 4 {
-		t.Errorf("rows: %d calls, %d catalog, %d servers, %d one-shot; want 5, 4, 2, 4", len(tab.Calls), len(tab.Catalog), len(tab.Many), len(tab.OneShot))
+	if len(tab.Calls) != 5 || len(tab.Catalog) != 4 || len(tab.Many) != 2 || len(tab.OneShot) != 4 || len(tab.Sandbox) != 3 {
+		t.Errorf("rows: %d calls, %d catalog, %d servers, %d one-shot, %d sandbox; want 5, 4, 2, 4, 3", len(tab.Calls), len(tab.Catalog), len(tab.Many), len(tab.OneShot), len(tab.Sandbox))
+	}
+	for _, r := range tab.Sandbox {
+		if r.Note != "" {
+			t.Logf("SKIPPED ROW %s: %s", r.Start, r.Note)
+		} else if r.Ratio <= 0 {
+			t.Errorf("%s: ratio %v, want positive", r.Start, r.Ratio)
+		}
 	}
 }
 
@@ -83,6 +91,32 @@ func TestMedianAndRotate(t *testing.T) {
 			if got[i][j] != want[i][j] {
 				t.Fatalf("rotate: %v, want %v", got, want)
 			}
+		}
+	}
+}
+
+// TestSandboxSection runs the sandbox section alone, tiny: its three rows
+// are there, measured where the OS has a sandbox. It asserts no timing.
+func TestSandboxSection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/host and cmd/host-sandbox; skipped with -short")
+	}
+	cfg := Smoke("..")
+	cfg.Only = "sandbox"
+	tab, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := tab.Markdown()
+	t.Logf("\n%s", md)
+	for _, w := range []string{"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host"} {
+		if !strings.Contains(md, "| "+w+" |") {
+			t.Errorf("the table has no row %q", w)
+		}
+	}
+	for _, r := range tab.Sandbox {
+		if r.Note == "" && r.Ratio <= 0 {
+			t.Errorf("%s: ratio %v, want positive", r.Start, r.Ratio)
 		}
 	}
 }

@@ -64,6 +64,8 @@ func runChild(mode string, args []string) error {
 	switch mode {
 	case "serve":
 		return serveChild(args)
+	case "stdio":
+		return stdioChild(ctx)
 	case "catalog-floor":
 		res, err = catalogFloor(ctx, args[0])
 	case "catalog-bare":

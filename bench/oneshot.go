@@ -14,10 +14,8 @@ import (
 func buildBinaries(root, dir string) (host, sdkcall string, err error) {
 	host, sdkcall = filepath.Join(dir, "host"), filepath.Join(dir, "sdkcall")
 	for pkg, out := range map[string]string{"./cmd/host": host, "./bench/cmd/sdkcall": sdkcall} {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
-		cmd.Dir = root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", "", fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+		if err := goBuild(root, out, pkg); err != nil {
+			return "", "", err
 		}
 	}
 	return host, sdkcall, nil

@@ -22,6 +22,7 @@ type Table struct {
 	ManyServers  int
 	Many         []ManyRow
 	OneShot      []OneShotRow
+	Sandbox      []SandboxRow
 	Lazy         []LazyRow
 	// LazyNote says why the lazy rows were not measured.
 	LazyNote string
@@ -114,6 +115,16 @@ func (t *Table) Markdown() string {
 	}
 	for _, r := range t.OneShot {
 		p("| %s | %.2f | %s |\n", r.Program, r.Ratio, micros(r.Abs))
+	}
+	if len(t.Sandbox) > 0 {
+		p("\nStarting a stdio server (the bench's echo server, a Go binary) to the end of initialize, the default sandbox policy against none; median of interleaved rounds:\n\n| start | ratio | added | abs |\n|---|---|---|---|\n")
+	}
+	for _, r := range t.Sandbox {
+		if r.Note != "" {
+			p("| %s | - | - | %s |\n", r.Start, r.Note)
+			continue
+		}
+		p("| %s | %.2f | %s | %s |\n", r.Start, r.Ratio, micros(r.Added), micros(r.Abs))
 	}
 	t.lazyMarkdown(p)
 	return b.String()

@@ -10,8 +10,9 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 )
 
-// A server a project file defines waits in approval_required until the
-// user approves exactly its definition (PROTOCOL.md, mcp.approve). The
+// A server a project file defines (or the organization's managed policy
+// forces) waits in approval_required until the user approves exactly its
+// definition (PROTOCOL.md, mcp.approve). The
 // chat asks at start, and whenever such a server appears or its
 // definition changes, one server at a time: [a]pprove, [d]eny or [l]ater.
 // Later asks nothing more about that definition in this chat; /approve
@@ -79,7 +80,7 @@ func (m *Model) sendApproval(id string, approve bool) tea.Cmd {
 	st, ok := m.servers[id]
 	verb := map[bool]string{true: "approve", false: "deny"}[approve]
 	if !ok || st.Approval == nil {
-		m.addLine(styleErr.Render(fmt.Sprintf("/%s %s: no server %s defined by a project file", verb, id, id)))
+		m.addLine(styleErr.Render(fmt.Sprintf("/%s %s: no server %s that waits for approval", verb, id, id)))
 		return nil
 	}
 	digest := st.Approval.Digest
@@ -114,7 +115,11 @@ func (m *Model) approvalView() string {
 	st := m.servers[m.approving]
 	a := st.Approval
 	var b strings.Builder
-	fmt.Fprintf(&b, "Start server %s? A project file defines it: %s\n", st.ID, a.File)
+	who := "A project file defines it"
+	if st.Source == "managed" {
+		who = "Your organization's managed policy provides it"
+	}
+	fmt.Fprintf(&b, "Start server %s? %s: %s\n", st.ID, who, a.File)
 	if a.Decision == "changed" {
 		b.WriteString(styleWarn.Render("Its definition CHANGED since you answered.") + "\n")
 	}

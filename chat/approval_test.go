@@ -173,3 +173,14 @@ func TestApprovalQuestionIsSafe(t *testing.T) {
 		t.Errorf("the definition is not shown:\n%s", v)
 	}
 }
+
+// A server the organization forces is asked about the same way, and the
+// question says who provides it.
+func TestChatAsksAboutForcedServers(t *testing.T) {
+	corp := projectServer("corp", "unknown", "c1", "command: corp-server")
+	corp.Source, corp.Approval.File, corp.Warnings = "managed", "/etc/mcp-host/managed.json", nil
+	m := NewModel(&approvalRuntime{}, &protocol.InitializeResult{Servers: []protocol.ServerStatus{corp}})
+	if v := m.View(); !strings.Contains(v, "Start server corp? Your organization's managed policy provides it: /etc/mcp-host/managed.json") || !strings.Contains(v, "command: corp-server") {
+		t.Errorf("the question about a forced server:\n%s", v)
+	}
+}

@@ -59,6 +59,22 @@ func wrapWords(s string, width int) string {
 	return strings.Join(out, "\n")
 }
 
+// wrapBreak wraps every line of s at spaces to width cells, like
+// wrapWords, and breaks a word wider than width (a path, a run of JSON)
+// at the width: for a tool call or result, which is cut anyway and
+// whose long words the terminal would otherwise fold wherever its edge
+// falls. Styles in s are kept.
+func wrapBreak(s string, width int) string {
+	width = max(width, minWidth)
+	lines := strings.Split(wrapWords(s, width), "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Hardwrap(l, width, true)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // wrapHard wraps s at spaces to width cells and cuts words wider than
 // that: for text inside a box, whose border must stay in place.
 func wrapHard(s string, width int) string {

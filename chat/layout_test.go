@@ -148,3 +148,39 @@ func TestPasteBackScreenIntact(t *testing.T) {
 }
 
 func tea_WindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+// At 60 columns a tool call's and a tool result's lines break at spaces:
+// every word that fits the width stays whole on one line, and only a
+// word wider than the width (a path, a run of JSON) is broken, at the
+// width, so no line is left for the terminal to fold inside a word.
+func TestToolLinesBreakAtSpaces(t *testing.T) {
+	m := layoutModel()
+	sized(m, 60)
+	m.run = "r1"
+	long := "/home/someone/projects/a/rather/deep/tree/of/folders/and/a/file-name.txt"
+	text := "Wrote the file " + long + " and then checked that every byte of it reads back the same, twice"
+	m.out = nil
+	m.event(protocol.AgentEventParams{RunID: "r1", Type: protocol.EventToolCall, Call: &protocol.ToolCallInfo{ID: "c1", Server: "files", Tool: "write", Arguments: []byte(`{"path":"` + long + `","content":"hello there"}`)}})
+	m.event(protocol.AgentEventParams{RunID: "r1", Type: protocol.EventToolResult, Call: &protocol.ToolCallInfo{ID: "c1", Server: "files", Tool: "write"}, Result: &protocol.ToolResult{Content: []protocol.Content{{Type: "text", Text: text}}}})
+	out := m.printable()
+	lines := strings.Split(out, "\n")
+	for _, l := range lines {
+		if w := lipgloss.Width(l); w > m.width {
+			t.Errorf("a line of %d cells, wider than %d: the terminal folds it inside a word: %q", w, m.width, l)
+		}
+	}
+	words := map[string]bool{}
+	for _, l := range lines {
+		for _, w := range strings.Fields(l) {
+			words[w] = true
+		}
+	}
+	for _, w := range strings.Fields(text) {
+		if len(w) <= m.width && !words[w] {
+			t.Errorf("the word %q is broken across lines:\n%s", w, out)
+		}
+	}
+	if !strings.Contains(strings.ReplaceAll(out, "\n", ""), long) {
+		t.Errorf("the long path is not all there:\n%s", out)
+	}
+}

@@ -3,35 +3,26 @@ package chat
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
+	mdparse "github.com/mcp-host/mcp-host/internal/markdown"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/parser"
-	mdtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
 // A finished answer is rendered as Markdown when it moves into the
-// transcript; while it streams it is shown as it comes. goldmark parses it
-// (CommonMark and GFM pipe tables) to its syntax tree; the terminal writer
-// below is this package's own. Text is cleaned for the terminal after
-// Markdown's escapes and character references are resolved (mdWriter.clean),
-// so &#27; cannot bring back an ESC: the only control sequences in the
-// output are the styles added here.
+// transcript; while it streams it is shown as it comes. internal/markdown
+// parses it (goldmark: CommonMark and GFM pipe tables, the parser host
+// web uses too) to its syntax tree; the terminal writer below is this
+// package's own. Text is cleaned for the terminal after Markdown's escapes
+// and character references are resolved (mdWriter.clean), so &#27; cannot
+// bring back an ESC: the only control sequences in the output are the
+// styles added here.
 
 // markdown renders Markdown answers.
 type markdown struct{}
-
-// mdParser is goldmark's CommonMark parser with the table extension, made
-// on first use (its tables are not built by commands that render none).
-var mdParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
-})
 
 // Styles of the rendered Markdown.
 var (
@@ -56,8 +47,7 @@ func (markdown) render(s string, width int) string {
 	if width <= 0 {
 		width = 1 << 20
 	}
-	src := []byte(bounded(s))
-	doc := mdParser().Parse(mdtext.NewReader(src))
+	doc, src := mdparse.Parse(s)
 	w := mdWriter{src: src}
 	w.blocks(doc, "", "", max(width, 8))
 	return strings.TrimRight(strings.Join(w.lines, "\n"), "\n")

@@ -102,5 +102,5 @@ func (m *Model) toolResult(e protocol.AgentEventParams) {
 			text, style = "cancelled", styleWarn
 		}
 	}
-	m.addLine(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))))
+	m.addLine(wrapBreak(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))), m.width))
 }

@@ -193,7 +193,7 @@ func (m *Model) event(e protocol.AgentEventParams) {
 			}
 			m.calls[e.Call.ID] = runningCall{origin: origin(e.Call), start: m.now()}
 		}
-		m.addLine(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))))
+		m.addLine(wrapBreak(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))), m.width))
 		m.appHint(e.Call) // apps.go
 	case protocol.EventToolResult:
 		if e.Call != nil {

@@ -57,7 +57,8 @@ type policyFixture struct {
 }
 
 // writePolicy writes the organization's policy: deny[0] the issue's URL
-// wildcard, deny[1] any "sh -c <script>" command line; a forced server;
+// wildcard, deny[1] any "sh -c <script>" command line; a forced server the
+// policy approves itself (TestPolicyForcedServerApproval asks the user);
 // project servers and trust off.
 func newPolicyFixture(t *testing.T, bin, dir string) *policyFixture {
 	f := &policyFixture{policy: filepath.Join(dir, "managed.json"), marker: filepath.Join(dir, "evil-ran"), lb: newPathCounter(t)}
@@ -66,9 +67,10 @@ func newPolicyFixture(t *testing.T, bin, dir string) *policyFixture {
 			map[string]any{"url": "http://127.0.0.1:*/blocked*"},
 			map[string]any{"command": []string{"sh", "-c", "*", "*", "*"}},
 		},
-		"servers":         map[string]any{"corp": map[string]any{"command": bin, "args": []string{"demo-stdio-server"}}},
-		"project_servers": false,
-		"trust":           false,
+		"servers":             map[string]any{"corp": map[string]any{"command": bin, "args": []string{"demo-stdio-server"}}},
+		"servers_preapproved": true,
+		"project_servers":     false,
+		"trust":               false,
 	})
 	f.denyURL = `deny[0] {"url":"http://127.0.0.1:*/blocked*"}`
 	return f

@@ -104,8 +104,8 @@ func TestProtocolErrorAnswers(t *testing.T) {
 		kind  string
 		field string
 	}{
-		{`{"jsonrpc":"2.0","id":"a","method":"mcp.get"}`, protocol.CodeInvalidParams, "invalid_params", "id"},
-		{`{"jsonrpc":"2.0","id":"b","method":"mcp.reconnect","params":{}}`, protocol.CodeInvalidParams, "invalid_params", "id"},
+		{`{"jsonrpc":"2.0","id":"a","method":"mcp.get"}`, protocol.CodeInvalidParams, "invalid_params", "server"},
+		{`{"jsonrpc":"2.0","id":"b","method":"mcp.reconnect","params":{}}`, protocol.CodeInvalidParams, "invalid_params", "server"},
 		{`{"jsonrpc":"2.0","id":"c","method":"mcp.get","params":{"id":7}}`, protocol.CodeInvalidParams, "invalid_params", "id"},
 		{`{"jsonrpc":"2.0","id":"d","method":"tool.call","params":{"server":"everything"}}`, protocol.CodeInvalidParams, "invalid_params", "tool"},
 		{`{"jsonrpc":"2.0","id":"e","method":"run.cancel","params":{}}`, protocol.CodeInvalidParams, "invalid_params", "run_id"},

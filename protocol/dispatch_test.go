@@ -50,6 +50,9 @@ func (stubServer) RunStart(context.Context, *protocol.RunStartParams) (*protocol
 func (stubServer) RunCancel(context.Context, *protocol.RunCancelParams) (*protocol.Empty, error) {
 	return &protocol.Empty{}, nil
 }
+func (stubServer) ConversationEnd(context.Context, *protocol.ConversationParams) (*protocol.Empty, error) {
+	return &protocol.Empty{}, nil
+}
 func (stubServer) Shutdown(context.Context, *protocol.Empty) (*protocol.Empty, error) {
 	return &protocol.Empty{}, nil
 }
@@ -153,3 +156,10 @@ var (
 	_ protocol.PrimitivesServer = stubServer{}
 	_ protocol.RegistryService  = stubServer{}
 )
+
+func (stubServer) MCPPermissionsList(context.Context, *protocol.PermissionsListParams) (*protocol.PermissionsListResult, error) {
+	return &protocol.PermissionsListResult{}, nil
+}
+func (stubServer) MCPPermissionsRevoke(context.Context, *protocol.PermissionsRevokeParams) (*protocol.PermissionsRevokeResult, error) {
+	return &protocol.PermissionsRevokeResult{}, nil
+}

@@ -60,6 +60,9 @@ type ErrorData struct {
 	Tool string `json:"tool,omitempty"`
 	// State is the server's state, for not_ready.
 	State string `json:"state,omitempty"`
+	// Status is State under its new name; state goes away at the next
+	// protocol version.
+	Status string `json:"status,omitempty"`
 	// RunID is the run the error is about.
 	RunID string `json:"run_id,omitempty"`
 	// DecidedBy says what denied a call, for denied.
@@ -77,6 +80,9 @@ type ErrorData struct {
 func NewError(code int64, data ErrorData, format string, args ...any) *Error {
 	if data.Kind == "" {
 		data.Kind = KindOf(code)
+	}
+	if data.Status == "" {
+		data.Status = data.State
 	}
 	raw, _ := json.Marshal(data)
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Data: raw}
@@ -171,34 +177,6 @@ func required(method, field, what string) *Error {
 // validator is implemented by params with required fields.
 type validator interface {
 	validate(method string) *Error
-}
-
-func (p *ServerParams) validate(m string) *Error {
-	if p.ID == "" {
-		return required(m, "id", "the id of a configured server")
-	}
-	return nil
-}
-
-func (p *LoginParams) validate(m string) *Error {
-	if p.ID == "" {
-		return required(m, "id", "the id of a configured server")
-	}
-	return nil
-}
-
-func (p *LogoutParams) validate(m string) *Error {
-	if p.ID == "" {
-		return required(m, "id", "the id of a configured server")
-	}
-	return nil
-}
-
-func (p *ApproveParams) validate(m string) *Error {
-	if p.ID == "" {
-		return required(m, "id", "the id of a configured server")
-	}
-	return nil
 }
 
 func (p *ToolCallParams) validate(m string) *Error {

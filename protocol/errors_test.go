@@ -16,9 +16,11 @@ func TestParamsErrors(t *testing.T) {
 	h := protocol.ServerHandler(&fakeServer{})
 	goTerms := regexp.MustCompile(`Go (struct|value)|unmarshal|protocol\.`)
 	for _, c := range []struct{ method, params, field string }{
-		{protocol.MethodMCPGet, ``, "id"},
-		{protocol.MethodMCPGet, `{"id":""}`, "id"},
+		{protocol.MethodMCPGet, ``, "server"},
+		{protocol.MethodMCPGet, `{"server":""}`, "server"},
+		{protocol.MethodMCPGet, `{"id":""}`, "server"},
 		{protocol.MethodMCPGet, `{"id":true}`, "id"},
+		{protocol.MethodMCPGet, `{"server":true}`, "server"},
 		{protocol.MethodToolCall, `{"tool":"x"}`, "server"},
 		{protocol.MethodRunCancel, `{}`, "run_id"},
 		{protocol.MethodToolsList, `[1]`, ""},

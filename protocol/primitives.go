@@ -200,15 +200,15 @@ func addPrimitiveMethods(t table, s Server) {
 	if !ok {
 		return
 	}
-	t[MethodPromptsList] = method(MethodPromptsList, p.PromptsList)
-	t[MethodPromptsGet] = method(MethodPromptsGet, p.PromptsGet)
-	t[MethodPromptsComplete] = method(MethodPromptsComplete, p.PromptsComplete)
-	t[MethodResourcesList] = method(MethodResourcesList, p.ResourcesList)
-	t[MethodResourcesTemplatesList] = method(MethodResourcesTemplatesList, p.ResourcesTemplatesList)
-	t[MethodResourcesRead] = method(MethodResourcesRead, p.ResourcesRead)
-	t[MethodResourcesComplete] = method(MethodResourcesComplete, p.ResourcesComplete)
-	t[MethodResourcesSubscribe] = method(MethodResourcesSubscribe, p.ResourcesSubscribe)
-	t[MethodResourcesUnsubscribe] = method(MethodResourcesUnsubscribe, p.ResourcesUnsubscribe)
+	t[MethodPromptsList] = strict(MethodPromptsList, p.PromptsList)
+	t[MethodPromptsGet] = strict(MethodPromptsGet, p.PromptsGet)
+	t[MethodPromptsComplete] = strict(MethodPromptsComplete, p.PromptsComplete)
+	t[MethodResourcesList] = strict(MethodResourcesList, p.ResourcesList)
+	t[MethodResourcesTemplatesList] = strict(MethodResourcesTemplatesList, p.ResourcesTemplatesList)
+	t[MethodResourcesRead] = strict(MethodResourcesRead, p.ResourcesRead)
+	t[MethodResourcesComplete] = strict(MethodResourcesComplete, p.ResourcesComplete)
+	t[MethodResourcesSubscribe] = strict(MethodResourcesSubscribe, p.ResourcesSubscribe)
+	t[MethodResourcesUnsubscribe] = strict(MethodResourcesUnsubscribe, p.ResourcesUnsubscribe)
 }
 
 // primitivesCaller implements PrimitivesServer over a Conn.

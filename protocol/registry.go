@@ -144,9 +144,9 @@ func addRegistryMethods(t table, s Server) {
 	if !ok {
 		return
 	}
-	t[MethodRegistrySearch] = method(MethodRegistrySearch, r.RegistrySearch)
-	t[MethodRegistryGet] = method(MethodRegistryGet, r.RegistryGet)
-	t[MethodRegistryAdd] = method(MethodRegistryAdd, r.RegistryAdd)
+	t[MethodRegistrySearch] = strict(MethodRegistrySearch, r.RegistrySearch)
+	t[MethodRegistryGet] = strict(MethodRegistryGet, r.RegistryGet)
+	t[MethodRegistryAdd] = strict(MethodRegistryAdd, r.RegistryAdd)
 }
 
 // registryCaller implements RegistryService over a Conn.

@@ -77,7 +77,7 @@ func (t table) handler() Handler {
 // ServerHandler returns the Handler that dispatches the UI's requests to s.
 func ServerHandler(s Server) Handler {
 	t := table{
-		MethodInitialize:   method(MethodInitialize, s.Initialize),
+		MethodInitialize:   strict(MethodInitialize, s.Initialize),
 		MethodMCPList:      strict(MethodMCPList, s.MCPList),
 		MethodMCPGet:       strict(MethodMCPGet, s.MCPGet),
 		MethodMCPReconnect: strict(MethodMCPReconnect, s.MCPReconnect),
@@ -95,6 +95,8 @@ func ServerHandler(s Server) Handler {
 	addAppMethods(t, s)
 	addRegistryMethods(t, s)
 	addPrimitiveMethods(t, s)
+	addPermissionMethods(t, s)
+	addConversationMethods(t, s)
 	return t.handler()
 }
 

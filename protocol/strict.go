@@ -10,11 +10,10 @@ import (
 	"strings"
 )
 
-// strict is method for the requests a UI sends the runtime (initialize
-// aside, whose capabilities newer UIs may extend; the prompts, resources
-// and registry methods are not strict yet): a params field the
-// runtime does not know is CodeInvalidParams naming it, with the field it
-// likely meant. A misspelt field must not read as an absent one: tool.call
+// strict is method for every request a UI sends the runtime: a params
+// field the runtime does not know is CodeInvalidParams naming it, with the
+// field it likely meant (initialize's capabilities, which newer UIs may
+// extend, opt out through their own UnmarshalJSON). A misspelt field must not read as an absent one: tool.call
 // with "args" for "arguments" would call the tool with no arguments.
 func strict[P, R any](name string, fn func(context.Context, *P) (*R, error)) func(context.Context, json.RawMessage) (any, error) {
 	loose := method(name, fn)

@@ -115,6 +115,10 @@ type ServerStatus struct {
 	Enabled bool   `json:"enabled"`
 	// State is one of the State* constants.
 	State string `json:"state"`
+	// Status is State under the name the protocol uses for a lifecycle
+	// word everywhere (run.status, tasks, the registry): the runtime sends
+	// both, and state goes away at the next protocol version.
+	Status string `json:"status,omitempty"`
 	// Tools counts the server's tools after include/exclude filters.
 	Tools int `json:"tools"`
 	// Cached reports that Tools, ServerName and ServerVersion come from
@@ -153,6 +157,8 @@ type SandboxStatus struct {
 	// ("sandbox": false in the global config), "not sandboxed" (Windows:
 	// environment allowlist only) or "pending" (not started yet).
 	State string `json:"state"`
+	// Status is State under its new name (see ServerStatus.Status).
+	Status string `json:"status,omitempty"`
 	// Detail is the mechanism ("Landlock ABI 7", "Seatbelt via
 	// sandbox-exec") or why there is none.
 	Detail string `json:"detail,omitempty"`
@@ -177,19 +183,6 @@ type ApprovalStatus struct {
 	Fields []string `json:"fields"`
 }
 
-// ApproveParams answer the approval of a project-defined server
-// (mcp.approve). The answer is pinned to Digest, which must be the one the
-// UI showed (from ServerStatus.Approval): a definition that changed
-// meanwhile is refused.
-type ApproveParams struct {
-	ID string `json:"id"`
-	// Approve starts the server; false records a refusal (it stays off and
-	// is not asked about again until its definition changes).
-	Approve bool `json:"approve"`
-	// Digest is the definition digest the user saw.
-	Digest string `json:"digest"`
-}
-
 // AuthStatus describes a server's OAuth state. It never holds a token.
 type AuthStatus struct {
 	// LoggedIn reports a usable token (or refresh token).
@@ -208,11 +201,6 @@ type AuthStatus struct {
 // MCPListResult answers mcp.list (params: Empty) at once, from a snapshot.
 type MCPListResult struct {
 	Servers []ServerStatus `json:"servers"`
-}
-
-// ServerParams name one server.
-type ServerParams struct {
-	ID string `json:"id"`
 }
 
 // ServerResult is the server's status after the request.
@@ -255,22 +243,6 @@ type ServerDetail struct {
 // MCPGetResult answers mcp.get.
 type MCPGetResult struct {
 	Server ServerDetail `json:"server"`
-}
-
-// LoginParams start a login (mcp.login); the answer comes when the login
-// has finished, failed or was cancelled.
-type LoginParams struct {
-	ID string `json:"id"`
-	// NoBrowser asks for the URL to be shown and the redirect URL pasted
-	// back (ui.prompt.request), instead of opening a browser.
-	NoBrowser bool `json:"no_browser,omitempty"`
-}
-
-// LogoutParams forget a server's tokens (mcp.logout).
-type LogoutParams struct {
-	ID string `json:"id"`
-	// ForgetClient also forgets the client registration.
-	ForgetClient bool `json:"forget_client,omitempty"`
 }
 
 // ToolsListParams select the tools of one server, or of all when Server is

@@ -94,8 +94,10 @@ type AgentOptions struct {
 	// catalog instead of offering it whole (see [Agent.SetToolSearch]).
 	ToolSearch ToolSearchOptions
 	// Results, when set, keeps whole the results cut at the output
-	// budget: each run keeps its own, offers the model the host tool
-	// adapter.ResultReadTool to read them, and removes them when it ends.
+	// budget and offers the model the host tool adapter.ResultReadTool to
+	// read them: in the conversation's scope a run is given
+	// (RunRequest.Results), else in a scope of the run's own, removed when
+	// it ends.
 	Results *resultstore.Store
 }
 
@@ -166,6 +168,11 @@ type RunRequest struct {
 	// OnTools, with the run's search mode: nil when the catalog is offered
 	// whole, else the catalog that exceeded the budget.
 	OnToolSearch func(info *ToolSearchInfo)
+	// Results, when set, is the conversation's scope of kept results: the
+	// run keeps its cut results there and reads those of the
+	// conversation's earlier runs; the caller closes it when the
+	// conversation ends.
+	Results *resultstore.Scope
 }
 
 // Run runs one turn: the model sees the tool snapshot taken now, and every
@@ -174,9 +181,11 @@ type RunRequest struct {
 // it gets a search tool and the tools it finds (see [ToolSearchOptions]).
 func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
 	snap, tools, problems := a.Tools(ctx)
-	if a.opts.Results != nil {
-		scope := a.opts.Results.Scope()
-		defer scope.Close()
+	if scope := req.Results; scope != nil || a.opts.Results != nil {
+		if scope == nil {
+			scope = a.opts.Results.Scope()
+			defer scope.Close()
+		}
 		ctx = adapter.WithKeeper(ctx, scope)
 		tools = append(tools, scope.Tool(a.opts.Adapter.OutputBudget()))
 	}

@@ -8,8 +8,9 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/permission"
 )
 
-// approval looks up the user's answer about the server's project
-// definition and says what it means for the user.
+// approval looks up the user's answer about the server's definition (a
+// project file's, or the managed policy's) and says what it means for the
+// user.
 func (sv *server) approval() (*ApprovalStatus, string) {
 	e := &sv.entry
 	def := e.Definition()
@@ -26,15 +27,15 @@ func (sv *server) approval() (*ApprovalStatus, string) {
 	case approval.Approved:
 		return st, ""
 	case approval.Denied:
-		return st, fmt.Sprintf("not started: you denied this server from %s; %s", e.DefinedPath, how)
+		return st, fmt.Sprintf("not started: you denied this server from %s; %s", e.Origin(), how)
 	case approval.Changed:
-		return st, fmt.Sprintf("not started: its definition in %s changed since you answered; %s", e.DefinedPath, how)
+		return st, fmt.Sprintf("not started: its definition in %s changed since you answered; %s", e.Origin(), how)
 	}
-	return st, fmt.Sprintf("not started: %s defines this server and you have not approved it; %s", e.DefinedPath, how)
+	return st, fmt.Sprintf("not started: %s defines this server and you have not approved it; %s", e.Origin(), how)
 }
 
-// awaitApproval holds a project-defined server until the user approved its
-// definition. It reports false when the server is stopped meanwhile.
+// awaitApproval holds a server that needs approval (a project's, or one
+// the organization forces) until the user approved its definition. It reports false when the server is stopped meanwhile.
 func (sv *server) awaitApproval() bool {
 	for {
 		st, msg := sv.approval()
@@ -49,8 +50,8 @@ func (sv *server) awaitApproval() bool {
 	}
 }
 
-// Approve records the user's answer about a server a project file defines,
-// pinned to digest (the definition the user was shown; "" means the
+// Approve records the user's answer about a server a project file defines
+// or the managed policy forces, pinned to digest (the definition the user was shown; "" means the
 // current one, for callers that showed it just now). An approved server
 // starts; a denied one stops and stays off until its definition changes or
 // the user approves it.
@@ -60,7 +61,10 @@ func (m *Manager) Approve(id string, approve bool, digest string) error {
 		return err
 	}
 	e := sv.entry
-	if !e.FromProject() {
+	if !e.NeedsApproval() {
+		if e.Forced() {
+			return fmt.Errorf("server %q is provided and approved by the organization (managed policy %s, \"servers_preapproved\"): there is nothing to approve", id, e.DefinedPath)
+		}
 		return fmt.Errorf("server %q is defined by the %s config, not a project file: there is nothing to approve", id, e.DefinedIn)
 	}
 	current := e.Definition().Digest()
@@ -112,7 +116,7 @@ func IdentityOf(e config.ServerEntry) permission.Identity {
 	return permission.Identity{Key: permission.IdentityKey(c.URL, c.Command, c.Args), Vouched: !e.FromProject()}
 }
 
-// RecheckApprovals restarts the project-defined servers whose approval
+// RecheckApprovals restarts the servers needing approval whose approval
 // changed since they last looked (another process answered, or the
 // approvals file was edited).
 func (m *Manager) RecheckApprovals() {
@@ -122,7 +126,7 @@ func (m *Manager) RecheckApprovals() {
 		return
 	}
 	for _, sv := range m.servers {
-		if !sv.entry.FromProject() || sv.entry.Err != nil || !sv.entry.Config.IsEnabled() {
+		if !sv.entry.NeedsApproval() || sv.entry.Err != nil || !sv.entry.Config.IsEnabled() {
 			continue
 		}
 		now, _ := sv.approval()

@@ -1,7 +1,11 @@
 package runtime
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
 	"net"
+	"net/http"
 	"os/exec"
 	goruntime "runtime"
 	"slices"
@@ -52,6 +56,64 @@ func TestStartProxyForHostList(t *testing.T) {
 		eff := &sandbox.Effective{Network: mode}
 		if err := sv.startProxy(cmd, eff); err != nil || eff.ProxyPort != 0 || len(cmd.Env) != 1 {
 			t.Errorf("network %s: err %v, port %d, env %q", mode, err, eff.ProxyPort, cmd.Env)
+		}
+	}
+}
+
+// A "host:*" grant parsed from a server's config admits every port of
+// that host through the server's proxy, and no other host.
+func TestProxyAnyPortOfOneHost(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("no sandbox on Windows")
+	}
+	var cfg config.ServerConfig
+	if err := json.Unmarshal([]byte(`{"command": "true", "sandbox": {"network": ["127.0.0.1:*"]}}`), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	eff, err := sandbox.Resolve(cfg.SandboxPolicy(), sandbox.Context{Home: t.TempDir(), Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := &server{entry: config.ServerEntry{ID: "anyport", Config: cfg}}
+	if err := sv.startProxy(exec.Command("true"), eff); err != nil {
+		t.Fatal(err)
+	}
+	defer sv.stopProxy()
+	proxy := "127.0.0.1:" + strconv.Itoa(int(eff.ProxyPort))
+	connect := func(target string) int {
+		t.Helper()
+		c, err := net.DialTimeout("tcp", proxy, 3*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
+		resp, err := http.ReadResponse(bufio.NewReader(c), &http.Request{Method: http.MethodConnect})
+		if err != nil {
+			t.Fatalf("CONNECT %s: %v", target, err)
+		}
+		return resp.StatusCode
+	}
+	for range 2 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go func() {
+			if c, err := l.Accept(); err == nil {
+				c.Close()
+			}
+		}()
+		if code := connect(l.Addr().String()); code != http.StatusOK {
+			t.Errorf("CONNECT %s: %d, want 200 (any port of 127.0.0.1)", l.Addr(), code)
+		}
+		_, port, _ := net.SplitHostPort(l.Addr().String())
+		for _, other := range []string{"127.0.0.2:" + port, "localhost:" + port} {
+			if code := connect(other); code != http.StatusForbidden {
+				t.Errorf("CONNECT %s: %d, want 403 (another host)", other, code)
+			}
 		}
 	}
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/policy"
 )
@@ -93,7 +95,7 @@ func TestPolicyToolDenyAndForced(t *testing.T) {
 	srv := mcpServer(t)
 	e := httpEntry("fx", srv.URL)
 	e.Config.IncludeTools = []string{"*"}
-	entries := applied(t, `{"tool_deny": ["fx/ech*"], "servers": {"corp": {"url": "`+srv.URL+`"}}}`, nil, e)
+	entries := applied(t, `{"tool_deny": ["fx/ech*"], "servers": {"corp": {"url": "`+srv.URL+`"}}, "servers_preapproved": true}`, nil, e)
 	m := runtime.NewManager(runtime.ManagerOptions{})
 	defer m.Close()
 	m.Apply(entries)
@@ -121,5 +123,61 @@ func TestPolicyToolDenyAndForced(t *testing.T) {
 	}
 	if st, _ := m.Get("corp"); st.State != runtime.StateReady || st.Source != config.SourceManaged {
 		t.Errorf("corp: %s from %s", st.State, st.Source)
+	}
+}
+
+// TestPolicyForcedServerWaitsForApproval: a server the organization
+// forces is approved by the user like a project's: it is never contacted
+// before, its approval shows its URL, a denial keeps it off (listed),
+// a changed definition in the policy asks again, and
+// "servers_preapproved" lets it start unasked.
+func TestPolicyForcedServerWaitsForApproval(t *testing.T) {
+	var hits atomic.Int32
+	url := countingProxy(t, mcpServer(t).URL, &hits)
+	store, err := approval.OpenStore(filepath.Join(t.TempDir(), "approvals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runtime.NewManager(runtime.ManagerOptions{Approvals: store})
+	t.Cleanup(func() { m.Close() })
+	forced := func(extra, u string) []config.ServerEntry {
+		return applied(t, `{"servers": {"corp": {"url": "`+u+`"}}`+extra+`}`, nil)
+	}
+	m.Apply(forced("", url))
+	st := waitState(t, m, "corp", runtime.StateApprovalRequired, 5*time.Second)
+	if st.Approval == nil || st.Approval.Decision != string(approval.Unknown) || st.Approval.File != "/etc/mcp-host/managed.json" ||
+		!strings.Contains(strings.Join(st.Approval.Fields, "\n"), "url: "+url) || !strings.Contains(st.LastError, "managed policy") {
+		t.Fatalf("corp before approval: %+v %+v", st, st.Approval)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("%d requests reached the forced server before approval", n)
+	}
+	if err := m.Approve("corp", true, st.Approval.Digest); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, m, "corp", runtime.StateReady, 10*time.Second)
+	if err := m.Approve("corp", false, ""); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitState(t, m, "corp", runtime.StateApprovalRequired, 5*time.Second); st.Approval.Decision != string(approval.Denied) || !st.Enabled {
+		t.Errorf("after deny: %+v", st)
+	}
+	if err := m.Approve("corp", true, ""); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, m, "corp", runtime.StateReady, 10*time.Second)
+	// The organization changes the definition: the user is asked again.
+	m.Apply(forced("", url+"/v2"))
+	if st := waitState(t, m, "corp", runtime.StateApprovalRequired, 5*time.Second); st.Approval.Decision != string(approval.Changed) {
+		t.Errorf("after the policy changed it: %s", st.Approval.Decision)
+	}
+	// Pre-approved by the policy: it starts, and there is nothing to approve.
+	m.Apply(forced(`, "servers_preapproved": true`, url+"/v3"))
+	if st := waitState(t, m, "corp", runtime.StateReady, 10*time.Second); st.Approval != nil {
+		t.Errorf("a pre-approved server shows an approval: %+v", st.Approval)
+	}
+	if err := m.Approve("corp", true, ""); err == nil || !strings.Contains(err.Error(), "servers_preapproved") {
+		t.Errorf("approve of a pre-approved server: %v", err)
 	}
 }

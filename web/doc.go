@@ -2,7 +2,8 @@
 // 127.0.0.1 that drives the runtime over the same UI protocol as `host
 // chat` (see protocol/PROTOCOL.md). It starts `host serve` as a child
 // process, is the protocol's UI towards it, and bridges the browser to it:
-// the page's requests arrive as fetch POSTs (/api/call, /api/answer) and the
+// the page's requests arrive as fetch POSTs (/api/call, /api/answer, and
+// /api/markdown, which renders a model's answer with internal/markdown) and the
 // runtime's notifications and requests reach the page as Server-Sent Events
 // (/api/events). The page itself is plain HTML, CSS and JavaScript embedded
 // with go:embed; there is no build step.

@@ -86,6 +86,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/events", s.bridge.serveEvents)
 	mux.HandleFunc("POST /api/call", s.bridge.serveCall)
 	mux.HandleFunc("POST /api/answer", s.bridge.serveAnswer)
+	mux.HandleFunc("POST /api/markdown", serveMarkdown)
 	mux.HandleFunc("POST /api/frame", s.frames.serveRegister)
 	return s.guard(mux)
 }

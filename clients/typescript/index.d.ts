@@ -213,7 +213,10 @@ export interface ApproveParams {
   approve: boolean;
   /** Digest is the definition digest the user saw. */
   digest: string;
-  id: string;
+  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  id?: string;
+  /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
+  server?: string;
 }
 
 /** AuthStatus describes a server's OAuth state. It never holds a token. */
@@ -331,6 +334,11 @@ export interface Content {
   uri?: string;
 }
 
+/** ConversationParams name a conversation: the id run.start answered. */
+export interface ConversationParams {
+  conversation: string;
+}
+
 /** DisplayForm is how a URL is shown to a person, beside the raw URL that is opened. The runtime sets it on every URL it asks the UI to show or open (ui.open_url.request, a login's paste-back prompt, the confirms of an elicitation's page and an app's link), after checking the URL: it has no userinfo ("https://good.com@evil.com" is refused) and no invisible, bidirectional, control or space character. A UI shows these fields, never a host read from URL itself: a look-alike host ("аpple.com" with a Cyrillic "а") is shown in its ASCII form, "xn--pple-43d.com". */
 export interface DisplayForm {
   /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
@@ -409,6 +417,8 @@ export interface ErrorData {
   server?: string;
   /** State is the server's state, for not_ready. */
   state?: string;
+  /** Status is State under its new name; state goes away at the next protocol version. */
+  status?: string;
   /** Tool is the tool the error is about. */
   tool?: string;
   uri?: string;
@@ -464,16 +474,22 @@ export interface LogParams {
 
 /** LoginParams start a login (mcp.login); the answer comes when the login has finished, failed or was cancelled. */
 export interface LoginParams {
-  id: string;
+  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  id?: string;
   /** NoBrowser asks for the URL to be shown and the redirect URL pasted back (ui.prompt.request), instead of opening a browser. */
   no_browser?: boolean;
+  /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
+  server?: string;
 }
 
 /** LogoutParams forget a server's tokens (mcp.logout). */
 export interface LogoutParams {
   /** ForgetClient also forgets the client registration. */
   forget_client?: boolean;
-  id: string;
+  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  id?: string;
+  /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
+  server?: string;
 }
 
 /** MCPGetResult answers mcp.get. */
@@ -513,6 +529,30 @@ export interface OpenURLParams {
 /** OpenURLResult answers ui.open_url.request. */
 export interface OpenURLResult {
   opened: boolean;
+}
+
+/** PermissionsListParams choose whose answers mcp.permissions.list lists: one server's, or every server's when Server is empty. */
+export interface PermissionsListParams {
+  server?: string;
+}
+
+/** PermissionsListResult answers mcp.permissions.list. */
+export interface PermissionsListResult {
+  answers: null | RememberedAnswer[];
+  /** File is the permissions file, or empty when answers are kept for this process only. */
+  file?: string;
+}
+
+/** PermissionsRevokeParams say which answers mcp.permissions.revoke forgets: one tool's (Server and Tool), one server's, all of them included (Server alone), or every answer (All, and nothing else). Nothing matching is CodeFailed naming the server and tool. */
+export interface PermissionsRevokeParams {
+  all?: boolean;
+  server?: string;
+  tool?: string;
+}
+
+/** PermissionsRevokeResult answers mcp.permissions.revoke with the answers it forgot. */
+export interface PermissionsRevokeResult {
+  revoked: null | RememberedAnswer[];
 }
 
 /** PolicyStatus names the rule of the managed policy that blocks a server. */
@@ -689,6 +729,21 @@ export interface RegistryServer {
   version: string;
 }
 
+/** RememberedAnswer is one remembered "always allow" answer. Server and Tool come from the permissions file: escape them before display. */
+export interface RememberedAnswer {
+  /** AllowedAt is when the user answered; absent for answers remembered before the host kept the time. */
+  allowed_at?: string;
+  /** Current reports that the answer applies to the server as configured now. An answer given to another definition under the same id (its URL or command changed, or it left the configuration) decides nothing until the definition is that one again. */
+  current: boolean;
+  /** Identity fingerprints the URL or command line the answer is bound to; empty for an answer kept by server id alone. */
+  identity?: string;
+  /** Scope is ScopeTool or ScopeServer. */
+  scope: string;
+  server: string;
+  /** Tool is the tool's name on its server; empty for scope server. */
+  tool?: string;
+}
+
 /** RequestCancelledParams tell the UI that the runtime stopped waiting for the answer to one of its requests (notification ui.request.cancelled): the UI closes the dialog; an answer sent anyway is ignored. */
 export interface RequestCancelledParams {
   /** ID is the id of the runtime's request. */
@@ -805,6 +860,8 @@ export interface SandboxStatus {
   detail?: string;
   /** State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
   state: string;
+  /** Status is State under its new name (see ServerStatus.Status). */
+  status?: string;
   /** Summary is the effective policy in one line: reads, writes, network. */
   summary?: string;
 }
@@ -847,6 +904,8 @@ export interface ServerDetail {
   source?: string;
   /** State is one of the State* constants. */
   state: string;
+  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
+  status?: string;
   /** Stderr is the kept tail of a stdio server's stderr. */
   stderr?: string;
   /** Tools lists the server's tools. */
@@ -861,9 +920,12 @@ export interface ServerDetail {
   warnings?: null | string[];
 }
 
-/** ServerParams name one server. */
+/** ServerParams name one server (mcp.get, mcp.reconnect, mcp.enable, mcp.disable). */
 export interface ServerParams {
-  id: string;
+  /** OldID is "id", the old name of "server": a deprecated alias, accepted until the next protocol version. */
+  id?: string;
+  /** ID is "server": the id of a configured server (required; the Go field keeps its old name). */
+  server?: string;
 }
 
 /** ServerResult is the server's status after the request. */
@@ -898,6 +960,8 @@ export interface ServerStatus {
   source?: string;
   /** State is one of the State* constants. */
   state: string;
+  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
+  status?: string;
   /** Tools counts the server's tools after include/exclude filters. */
   tools: number;
   /** Transport is http, sse or stdio. */
@@ -1050,6 +1114,10 @@ export interface Requests {
   "mcp.login": { params: LoginParams; result: ServerResult };
   /** Forgets a server's tokens. */
   "mcp.logout": { params: LogoutParams; result: ServerResult };
+  /** The user's remembered "always allow" answers. */
+  "mcp.permissions.list": { params: PermissionsListParams; result: PermissionsListResult };
+  /** Forgets remembered answers (one tool's, a server's, or all); the next call asks again. */
+  "mcp.permissions.revoke": { params: PermissionsRevokeParams; result: PermissionsRevokeResult };
   /** The tools as the model sees them. */
   "tools.list": { params: ToolsListParams; result: ToolsListResult };
   /** Calls one tool directly, through the permission gate. */
@@ -1058,6 +1126,8 @@ export interface Requests {
   "run.start": { params: RunStartParams; result: RunStartResult };
   /** Cancels a run. */
   "run.cancel": { params: RunCancelParams; result: Empty };
+  /** Ends a conversation: forgets its history and removes the results kept for it. */
+  "conversation.end": { params: ConversationParams; result: Empty };
   /** Shuts the runtime down; it exits after answering. */
   "shutdown": { params: Empty; result: Empty };
   /** Reads an app's UI resource or another resource of its server. */
@@ -1217,6 +1287,10 @@ export declare class HostClient extends EventEmitter {
   mcpLogin(params: LoginParams, options?: RequestOptions): Promise<ServerResult>;
   /** Forgets a server's tokens. (mcp.logout) */
   mcpLogout(params: LogoutParams, options?: RequestOptions): Promise<ServerResult>;
+  /** The user's remembered "always allow" answers. (mcp.permissions.list) */
+  mcpPermissionsList(params: PermissionsListParams, options?: RequestOptions): Promise<PermissionsListResult>;
+  /** Forgets remembered answers (one tool's, a server's, or all); the next call asks again. (mcp.permissions.revoke) */
+  mcpPermissionsRevoke(params: PermissionsRevokeParams, options?: RequestOptions): Promise<PermissionsRevokeResult>;
   /** The tools as the model sees them. (tools.list) */
   toolsList(params: ToolsListParams, options?: RequestOptions): Promise<ToolsListResult>;
   /** Calls one tool directly, through the permission gate. (tool.call) */
@@ -1225,6 +1299,8 @@ export declare class HostClient extends EventEmitter {
   runStart(params: RunStartParams, options?: RequestOptions): Promise<RunStartResult>;
   /** Cancels a run. (run.cancel) */
   runCancel(params: RunCancelParams, options?: RequestOptions): Promise<Empty>;
+  /** Ends a conversation: forgets its history and removes the results kept for it. (conversation.end) */
+  conversationEnd(params: ConversationParams, options?: RequestOptions): Promise<Empty>;
   /** Shuts the runtime down; it exits after answering. (shutdown) */
   shutdown(params?: Empty, options?: RequestOptions): Promise<Empty>;
   /** Reads an app's UI resource or another resource of its server. (app.read_resource) */

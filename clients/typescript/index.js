@@ -14,10 +14,13 @@ export const METHODS = Object.freeze([
   { name: "mcp.approve", direction: "ui_to_runtime", notification: false },
   { name: "mcp.login", direction: "ui_to_runtime", notification: false },
   { name: "mcp.logout", direction: "ui_to_runtime", notification: false },
+  { name: "mcp.permissions.list", direction: "ui_to_runtime", notification: false },
+  { name: "mcp.permissions.revoke", direction: "ui_to_runtime", notification: false },
   { name: "tools.list", direction: "ui_to_runtime", notification: false },
   { name: "tool.call", direction: "ui_to_runtime", notification: false },
   { name: "run.start", direction: "ui_to_runtime", notification: false },
   { name: "run.cancel", direction: "ui_to_runtime", notification: false },
+  { name: "conversation.end", direction: "ui_to_runtime", notification: false },
   { name: "shutdown", direction: "ui_to_runtime", notification: false },
   { name: "ui.confirm.request", direction: "runtime_to_ui", notification: false },
   { name: "ui.prompt.request", direction: "runtime_to_ui", notification: false },
@@ -268,6 +271,12 @@ HostClient.prototype.mcpLogin = function (params, options) {
 HostClient.prototype.mcpLogout = function (params, options) {
   return this.request("mcp.logout", params, options);
 };
+HostClient.prototype.mcpPermissionsList = function (params, options) {
+  return this.request("mcp.permissions.list", params, options);
+};
+HostClient.prototype.mcpPermissionsRevoke = function (params, options) {
+  return this.request("mcp.permissions.revoke", params, options);
+};
 HostClient.prototype.toolsList = function (params, options) {
   return this.request("tools.list", params, options);
 };
@@ -279,6 +288,9 @@ HostClient.prototype.runStart = function (params, options) {
 };
 HostClient.prototype.runCancel = function (params, options) {
   return this.request("run.cancel", params, options);
+};
+HostClient.prototype.conversationEnd = function (params, options) {
+  return this.request("conversation.end", params, options);
 };
 HostClient.prototype.shutdown = function (params, options) {
   return this.request("shutdown", params, options);

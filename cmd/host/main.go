@@ -62,7 +62,7 @@ MCP commands (each takes --help):
   import [--from claude-desktop|claude-code|codex|cursor|gemini|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
   login <id> [--no-browser]         OAuth login: asks first, then the browser (or paste the redirect back)
   logout <id> [--forget-client]     forget the server's tokens (and its client registration)
-  approve|deny <id>                 let a server that a project file defines start, or keep it off
+  approve|deny <id>                 let a server a project file defines (or the policy forces) start, or keep it off
   search [<words>] [--refresh] [--json]
                                     active servers of the registry ($MCP_HOST_REGISTRY, else the
                                     official one), with the age of the cached answer

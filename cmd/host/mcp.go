@@ -251,5 +251,7 @@ func (c *cli) commands() map[string]func([]string) int {
 		"logout":  c.logout,
 		"approve": func(a []string) int { return c.approve(a, true) },
 		"deny":    func(a []string) int { return c.approve(a, false) },
+
+		"permissions": c.permissions,
 	}
 }

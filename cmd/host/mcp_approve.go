@@ -7,7 +7,8 @@ import (
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
-// approve records the user's answer about a server a project file defines:
+// approve records the user's answer about a server a project file defines
+// or the organization's managed policy forces:
 // `host mcp approve <id>` lets it start, `host mcp deny <id>` keeps it off.
 // Both are pinned to the definition shown here; a running host serve picks
 // the answer up at once.
@@ -25,7 +26,10 @@ func (c *cli) approve(args []string, yes bool) int {
 	if err != nil {
 		return c.failf(exitUsage, "%s: %v", name, err)
 	}
-	if !e.FromProject() {
+	if !e.NeedsApproval() {
+		if e.Forced() {
+			return c.failf(exitUsage, "%s: server %q is provided and approved by the organization (managed policy %s, \"servers_preapproved\"): there is nothing to approve", name, e.ID, e.DefinedPath)
+		}
 		return c.failf(exitUsage, "%s: server %q is defined by the %s config (%s), not a project file: there is nothing to approve", name, e.ID, e.DefinedIn, e.DefinedPath)
 	}
 	def := e.Definition()
@@ -40,7 +44,7 @@ func (c *cli) approve(args []string, yes bool) int {
 		return c.failf(exitFailure, "%s: %v", name, err)
 	}
 	verb := map[bool]string{true: "approved", false: "denied"}[yes]
-	fmt.Fprintf(c.stdout, "%s %s, as defined in %s:\n", verb, e.ID, termsafe.Line(e.DefinedPath))
+	fmt.Fprintf(c.stdout, "%s %s, as defined in %s:\n", verb, e.ID, termsafe.Line(e.Origin()))
 	for _, f := range def.Summary() {
 		fmt.Fprintf(c.stdout, "  %s\n", termsafe.Line(f))
 	}

@@ -50,7 +50,7 @@ func (c *cli) list(args []string) int {
 			r.State, r.LastError = string(runtime.StateBlockedByPolicy), b.Error()
 			r.Policy = &protocol.PolicyStatus{File: b.File, Rule: b.Rule, Reason: b.Reason}
 		}
-		if e.FromProject() {
+		if e.NeedsApproval() {
 			r.Approval = approvalLabel(c.approvals(), e.DefinedPath, e.ID, e.Definition())
 		}
 		r.Warnings = e.Warnings()

@@ -43,8 +43,8 @@ func runProtocol(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// generateProtocol rewrites the committed schema and TypeScript client of
-// the repository at root.
+// generateProtocol rewrites the committed schema, the TypeScript client
+// and host web's protocol module of the repository at root.
 func generateProtocol(root string) error {
 	doc, err := schema.Generate()
 	if err != nil {
@@ -54,11 +54,16 @@ func generateProtocol(root string) error {
 	if err != nil {
 		return err
 	}
+	page, err := schema.Page(doc)
+	if err != nil {
+		return err
+	}
 	for path, data := range map[string][]byte{
 		"protocol/schema/schema.json":    doc,
 		"clients/typescript/index.js":    js,
 		"clients/typescript/index.d.ts":  dts,
 		"clients/typescript/schema.json": doc,
+		schema.PagePath:                  page,
 	} {
 		full := filepath.Join(root, filepath.FromSlash(path))
 		if _, err := os.Stat(filepath.Dir(full)); err != nil {

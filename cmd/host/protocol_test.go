@@ -20,7 +20,7 @@ func TestProtocolCommand(t *testing.T) {
 		t.Errorf("host protocol schema differs from protocol/schema/schema.json: run `%s`", schema.Regenerate)
 	}
 	root := t.TempDir()
-	for _, d := range []string{"protocol/schema", "clients/typescript"} {
+	for _, d := range []string{"protocol/schema", "clients/typescript", "web/static"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +28,7 @@ func TestProtocolCommand(t *testing.T) {
 	if code := run([]string{"protocol", "generate", root}, nil, &out, &errb); code != exitOK {
 		t.Fatalf("generate: exit %d: %s", code, errb.String())
 	}
-	for _, f := range []string{"protocol/schema/schema.json", "clients/typescript/index.js", "clients/typescript/index.d.ts", "clients/typescript/schema.json"} {
+	for _, f := range []string{"protocol/schema/schema.json", "clients/typescript/index.js", "clients/typescript/index.d.ts", "clients/typescript/schema.json", schema.PagePath} {
 		if st, err := os.Stat(filepath.Join(root, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}

@@ -214,7 +214,7 @@ async function lists() {
   const list = await call("mcp.list");
   const ev = list.servers.find((s) => s.id === "everything");
   check(ev && ev.state === "ready" && ev.tools > 0 && ev.server_name, `mcp.list: everything is not ready with tools and a server_name: ${JSON.stringify(ev)}`);
-  const got = await call("mcp.get", { id: "everything" });
+  const got = await call("mcp.get", { server: "everything" });
   check(got.server && Array.isArray(got.server.tool_list) && got.server.tool_list.length === ev.tools, `mcp.get: tool_list does not hold the ${ev.tools} tools: ${JSON.stringify(got.server && got.server.tool_list && got.server.tool_list.length)}`);
   const tools = await call("tools.list", { server: "everything" });
   check(tools.tools.length === ev.tools, `tools.list {server}: ${tools.tools.length} tools, mcp.list says ${ev.tools}`);
@@ -237,8 +237,9 @@ async function lists() {
 async function errors() {
   step("error answers");
   let ans = await request("mcp.get");
-  check(ans.error && ans.error.code === -32602 && ans.error.data && ans.error.data.kind === "invalid_params" && ans.error.data.field === "id",
-    `mcp.get without params: want -32602 with data {kind: invalid_params, field: id}, got ${JSON.stringify(ans)}`);
+  check(ans.error && ans.error.code === -32602 && ans.error.data && ans.error.data.kind === "invalid_params" && ans.error.data.field === "server",
+    `mcp.get without params: want -32602 with data {kind: invalid_params, field: server}, got ${JSON.stringify(ans)}`);
+  // "id" is the old name of "server", still accepted (PROTOCOL.md, Aliases).
   ans = await request("mcp.get", { id: "nope" });
   check(ans.error && ans.error.code === -32002 && ans.error.data.kind === "unknown_server" && ans.error.data.server === "nope",
     `mcp.get of an unknown id: want -32002 unknown_server, got ${JSON.stringify(ans)}`);
@@ -428,7 +429,7 @@ async function elicitation() {
 async function statusChanges() {
   step("mcp.disable, mcp.enable, mcp.reconnect");
   const mark = seq;
-  let ans = await call("mcp.disable", { id: "everything" });
+  let ans = await call("mcp.disable", { server: "everything" });
   check(ans.server.state === "disabled" && ans.server.enabled === false, `mcp.disable answers ${JSON.stringify(ans.server)}, want state disabled, enabled false`);
   let st = await waitFor("mcp.status disabled", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "disabled"), mark);
   check(st.msg.params.removed === undefined, `a disabled server is not removed`);
@@ -438,12 +439,12 @@ async function statusChanges() {
   check(ans.error && ans.error.code === -32003 && ans.error.data.kind === "not_ready", `tool.call on a disabled server: want -32003 not_ready: ${JSON.stringify(ans)}`);
 
   let mark2 = seq;
-  ans = await call("mcp.enable", { id: "everything" });
+  ans = await call("mcp.enable", { server: "everything" });
   check(ans.server.enabled === true && ["connecting", "ready"].includes(ans.server.state), `mcp.enable answers ${JSON.stringify(ans.server)}`);
   await waitFor("mcp.status ready after enable", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "ready" && p.server.tools > 0), mark2);
 
   mark2 = seq;
-  ans = await call("mcp.reconnect", { id: "everything" });
+  ans = await call("mcp.reconnect", { server: "everything" });
   check(ans.server.state === "connecting" && ans.server.tools === 0, `mcp.reconnect answers ${JSON.stringify(ans.server)}, want connecting with tools 0`);
   await waitFor("mcp.status ready after reconnect", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.state === "ready" && p.server.tools > 0), mark2);
   // No "ready" with 0 tools, and each change once.

@@ -125,6 +125,8 @@ var rules = []rule{
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/sandbox") }},
 	{from: "runtime/netproxy", why: "the network proxy is a leaf: it judges host:port pairs on its own, for any caller",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/netproxy") }},
+	{from: "internal/markdown", why: "the one Markdown parser is a leaf both reference UIs use",
+		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/markdown") }},
 	{from: "internal/statefile", why: "reading back state files is a leaf every store can use",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",

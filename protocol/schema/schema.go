@@ -4,8 +4,9 @@
 // table ([protocol.Methods]), the error codes ([protocol.Errors]) and the
 // protocol version as x- keywords. The document is committed as
 // schema.json in this directory (`host protocol schema` prints it);
-// [Validator] checks messages against it, and [TypeScript] generates the
-// typed client in clients/typescript from it.
+// [Validator] checks messages against it, [TypeScript] generates the
+// typed client in clients/typescript from it, and [Page] host web's
+// protocol module (web/static/protocol.js).
 package schema
 
 import (

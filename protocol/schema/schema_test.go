@@ -150,6 +150,31 @@ func TestCommittedTypeScriptIsCurrent(t *testing.T) {
 	}
 }
 
+// The committed protocol module of host web's page is what the committed
+// schema generates, and starts with the TypeScript client's tables.
+func TestCommittedPageModuleIsCurrent(t *testing.T) {
+	page, err := schema.Page(schema.Committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(schema.PagePath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, page) {
+		t.Errorf("%s differs from what protocol/schema/schema.json generates: run `%s` and commit the result", schema.PagePath, schema.Regenerate)
+	}
+	js, _, err := schema.TypeScript(schema.Committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := string(js[:strings.Index(string(js), "\nimport ")])
+	tables = tables[strings.Index(tables, "/** The UI protocol version"):]
+	if !strings.Contains(string(page), tables) {
+		t.Errorf("%s does not hold the TypeScript client's tables", schema.PagePath)
+	}
+}
+
 // Types and fields carry their Go doc comments, also fields promoted from
 // an embedded struct.
 func TestDocumentCarriesDocComments(t *testing.T) {

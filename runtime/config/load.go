@@ -79,6 +79,9 @@ type ServerEntry struct {
 	// SandboxWarnings say what of a project's (or MCP_HOST_SERVERS')
 	// "sandbox" was ignored because it would loosen the policy.
 	SandboxWarnings []string
+	// Preapproved marks a server the managed policy provides and itself
+	// approves ("servers_preapproved": true): it starts without asking.
+	Preapproved bool
 }
 
 // Forced reports a server the managed policy provides: the user cannot
@@ -107,6 +110,23 @@ func (e *ServerEntry) Wrap(err error) error {
 // runs was chosen by whoever wrote the repository, so it needs the user's
 // approval before it starts.
 func (e *ServerEntry) FromProject() bool { return e.DefinedIn == SourceProject }
+
+// NeedsApproval reports a server that starts only once the user approved
+// its definition: one a project file defines, and one the organization
+// forces unless its policy approves its servers itself. The user sees
+// what the organization runs in their name, and may refuse it.
+func (e *ServerEntry) NeedsApproval() bool {
+	return e.FromProject() || (e.Forced() && !e.Preapproved)
+}
+
+// Origin names who defined the server, for an approval question: the
+// project file, or the managed policy.
+func (e *ServerEntry) Origin() string {
+	if e.Forced() {
+		return "the managed policy " + e.DefinedPath
+	}
+	return e.DefinedPath
+}
 
 // Trusted reports "trust": true from the user's global config or from
 // the organization's managed policy, the only layers allowed to switch the

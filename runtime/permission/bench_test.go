@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcp-host/mcp-host/runtime/adapter"
@@ -48,6 +49,33 @@ func BenchmarkCallOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		g, err := New(Options{Allow: []Rule{{Server: "fs", Tool: "read_*"}}, Confirmer: &recorder{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := g.Wrap(tool)
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := w.Call(ctx, argsJSON)
+			if err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
+		}
+	})
+	// A remembered "always allow this tool" in a permissions file: each
+	// call stats the file (another process may have revoked the answer).
+	b.Run("adapter+gate-remembered", func(b *testing.B) {
+		tool, err := adapter.New("fs", def, caller, adapter.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		store, err := OpenStore(filepath.Join(b.TempDir(), "permissions.json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := store.AllowTool("fs", "read_file", Digest(tool.Definition())); err != nil {
+			b.Fatal(err)
+		}
+		g, err := New(Options{Store: store, Confirmer: &recorder{}})
 		if err != nil {
 			b.Fatal(err)
 		}

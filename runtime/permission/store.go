@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcp-host/mcp-host/internal/atomicfile"
 	"github.com/mcp-host/mcp-host/internal/statefile"
@@ -24,18 +24,23 @@ const MaxFileBytes = 16 << 20
 // fileData is the permissions file:
 //
 //	{"version":2,"servers":{"<server id>|<identity key>":{"all_tools":true,
-//	  "tools":{"<original tool name>":"<sha256 of the definition>"}}}}
+//	  "all_tools_at":"<RFC 3339 time>",
+//	  "tools":{"<original tool name>":"<sha256 of the definition>"},
+//	  "tools_at":{"<original tool name>":"<RFC 3339 time>"}}}}
 type fileData struct {
 	Version int                     `json:"version"`
 	Servers map[string]*serverEntry `json:"servers"`
 }
 
 type serverEntry struct {
-	// AllTools records "always allow this server".
-	AllTools bool `json:"all_tools,omitempty"`
+	// AllTools records "always allow this server"; AllToolsAt when.
+	AllTools   bool      `json:"all_tools,omitempty"`
+	AllToolsAt time.Time `json:"all_tools_at,omitzero"`
 	// Tools records "always allow this tool", pinned to the definition the
-	// user saw.
-	Tools map[string]string `json:"tools,omitempty"`
+	// user saw; ToolsAt when each was given. Answers remembered before
+	// times were kept have none.
+	Tools   map[string]string    `json:"tools,omitempty"`
+	ToolsAt map[string]time.Time `json:"tools_at,omitempty"`
 }
 
 // A Store keeps the "always" answers: per tool, pinned to the sha256 of the
@@ -47,16 +52,23 @@ type Store struct {
 	path string
 	mu   sync.Mutex
 	data fileData
+	// seen is the file as it was when data was read or written: another
+	// process's change (host mcp permissions revoke) shows as a
+	// difference, and a lookup that would allow reads the file again.
+	seen fs.FileInfo
+	// now is the clock answers are stamped with.
+	now func() time.Time
 }
 
 // OpenStore loads the permissions file at path (a project or global path
 // chosen by the caller). A missing file is an empty store; an empty path
 // gives a store that remembers only for the life of the process.
 func OpenStore(path string) (*Store, error) {
-	s := &Store{path: path, data: fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}}
+	s := &Store{path: path, data: fileData{Version: storeVersion, Servers: map[string]*serverEntry{}}, now: time.Now}
 	if path == "" {
 		return s, nil
 	}
+	s.seen = stat(path)
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -102,6 +114,21 @@ func readFile(path string) (fileData, error) {
 func (s *Store) Lookup(server, tool, digest string) (allowed, changed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	allowed, changed = s.lookup(server, tool, digest)
+	if allowed && !s.fresh() {
+		// Another process changed the file since: an answer it took back
+		// must not allow this call. A file that cannot be read allows
+		// nothing (the user is asked).
+		if !s.reload() {
+			return false, false
+		}
+		allowed, changed = s.lookup(server, tool, digest)
+	}
+	return allowed, changed
+}
+
+// lookup is Lookup on the answers in memory. The caller holds s.mu.
+func (s *Store) lookup(server, tool, digest string) (allowed, changed bool) {
 	e := s.data.Servers[server]
 	if e == nil {
 		return false, false
@@ -125,30 +152,19 @@ func (s *Store) AllowTool(server, tool, digest string) error {
 			e.Tools = map[string]string{}
 		}
 		e.Tools[tool] = digest
+		if e.ToolsAt == nil {
+			e.ToolsAt = map[string]time.Time{}
+		}
+		e.ToolsAt[tool] = s.now().UTC()
 	})
 }
 
 // AllowServer records "always allow this server": every tool of the
 // server, whatever its definition.
 func (s *Store) AllowServer(server string) error {
-	return s.update(func(d *fileData) { entry(d, server).AllTools = true })
-}
-
-// Forget removes the answers about a tool, or about the whole server and
-// all its tools when tool is empty, under every identity the server id
-// had.
-func (s *Store) Forget(server, tool string) error {
 	return s.update(func(d *fileData) {
-		for k, e := range d.Servers {
-			if k != server && !strings.HasPrefix(k, server+"|") {
-				continue
-			}
-			if tool == "" {
-				delete(d.Servers, k)
-				continue
-			}
-			delete(e.Tools, tool)
-		}
+		e := entry(d, server)
+		e.AllTools, e.AllToolsAt = true, s.now().UTC()
 	})
 }
 
@@ -201,7 +217,7 @@ func (s *Store) update(change func(*fileData)) error {
 	if err := writeFile(s.path, &d); err != nil {
 		return err
 	}
-	s.data = d
+	s.data, s.seen = d, stat(s.path)
 	return nil
 }
 

@@ -64,11 +64,11 @@ func TestPersistenceRoundTrip(t *testing.T) {
 		t.Errorf("asked %d times after restart", rec2.asked())
 	}
 
-	// Forget brings the question back.
-	if err := store2.Forget("gh", "create_issue"); err != nil {
+	// Revoke brings the question back.
+	if _, err := store2.Revoke("gh", "create_issue"); err != nil {
 		t.Fatal(err)
 	}
-	if err := store2.Forget("fs", ""); err != nil {
+	if _, err := store2.Revoke("fs", ""); err != nil {
 		t.Fatal(err)
 	}
 	store3, _ := OpenStore(path)

@@ -46,6 +46,8 @@ func (p *Policy) Apply(eff *config.Effective, lookup func(string) (string, bool)
 	for _, id := range sortedIDs(p.Servers) {
 		e := config.ServerEntry{ID: id, Config: p.Servers[id], Source: config.SourceManaged, Path: p.File, DefinedIn: config.SourceManaged, DefinedPath: p.File}
 		e.Config.Enabled = nil
+		// A policy that fails closed approves nothing on the user's behalf.
+		e.Preapproved = p.ServersPreapproved && p.Err == nil
 		if i, ok := byID[id]; ok {
 			prev := eff.Servers[i]
 			where := prev.DefinedPath

@@ -154,6 +154,8 @@ func (d *decoder) policy(p *Policy) {
 			p.Deny = d.rules(m)
 		case "servers":
 			p.Servers = d.servers(m)
+		case "servers_preapproved":
+			d.value(m, &p.ServersPreapproved)
 		case "user_servers":
 			if d.value(m, &p.UserServers) {
 				switch p.UserServers {

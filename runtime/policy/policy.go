@@ -67,7 +67,12 @@ type Policy struct {
 	Allow []Rule
 	Deny  []Rule
 	// Servers are the servers the organization provides, forced on.
+	// Each starts once the user approved its definition, as a project's
+	// server does, unless ServersPreapproved.
 	Servers map[string]config.ServerConfig
+	// ServersPreapproved ("servers_preapproved": true) approves Servers
+	// on the organization's behalf: they start without asking the user.
+	ServersPreapproved bool
 	// UserServers is "allow" (default), "none" or "registry_only".
 	UserServers string
 	// Registries are the organization's registry base URLs (no trailing

@@ -380,6 +380,33 @@ func TestMalformedPolicyFailsClosed(t *testing.T) {
 	if p.Err == nil || got["corp"].Blocked != nil || got["mine"].Blocked == nil {
 		t.Errorf("err %v, corp %v, mine %v", p.Err, got["corp"].Blocked, got["mine"].Blocked)
 	}
+	// ... but a policy that fails closed approves nothing for the user.
+	p = Parse("/p.json", []byte(`{"servers": {"corp": {"url": "https://mcp.corp.example/"}}, "servers_preapproved": true, "bogus": 1}`))
+	if c := judge(p, noEnv)["corp"]; p.Err == nil || c.Preapproved || !c.NeedsApproval() {
+		t.Errorf("a broken policy pre-approves its servers: err %v, %+v", p.Err, c)
+	}
+}
+
+// Forced servers need the user's approval unless the policy gives it;
+// the user's own servers need none.
+func TestForcedServersPreapproved(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{`{"servers": {"corp": {"url": "https://mcp.corp.example/"}}}`, true},
+		{`{"servers": {"corp": {"url": "https://mcp.corp.example/"}}, "servers_preapproved": false}`, true},
+		{`{"servers": {"corp": {"url": "https://mcp.corp.example/"}}, "servers_preapproved": true}`, false},
+	} {
+		got := judge(parse(t, c.text), noEnv, httpEntry("mine", "https://x.example/"))
+		corp, mine := got["corp"], got["mine"]
+		if corp.NeedsApproval() != c.want || mine.NeedsApproval() {
+			t.Errorf("%s: corp needs approval %v (want %v), mine %v", c.text, corp.NeedsApproval(), c.want, mine.NeedsApproval())
+		}
+	}
+	if p := Parse("/p.json", []byte(`{"servers_preapproved": "yes"}`)); p.Err == nil || !strings.Contains(p.Err.Error(), ":1:25: the value must be bool") {
+		t.Errorf("a non-bool servers_preapproved: %v", p.Err)
+	}
 }
 
 func TestLoadAndLocate(t *testing.T) {

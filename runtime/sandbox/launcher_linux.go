@@ -99,7 +99,9 @@ func netRules(eff *Effective) []landlock.Rule {
 	}
 	var rules []landlock.Rule
 	for _, hp := range eff.Allow {
-		if _, port, err := splitHostPort(hp); err == nil {
+		// "host:*" needs the proxy: by port alone it would open every
+		// port, so without one it grants nothing.
+		if _, port, err := splitHostPort(hp); err == nil && port != 0 {
 			rules = append(rules, landlock.ConnectTCP(port))
 		}
 	}

@@ -165,11 +165,16 @@ func (p Policy) Validate() error {
 	return nil
 }
 
-// splitHostPort parses "host:port" ("*.example.com:443" allowed).
+// splitHostPort parses "host:port" ("*.example.com:443" allowed). The
+// port "*" (any port of that host, which only the proxy can enforce) is
+// port 0.
 func splitHostPort(hp string) (string, uint16, error) {
 	host, port, err := net.SplitHostPort(hp)
 	if err != nil || host == "" {
 		return "", 0, fmt.Errorf(`want "host:port", got %q`, hp)
+	}
+	if port == "*" {
+		return host, 0, nil
 	}
 	n, err := strconv.ParseUint(port, 10, 16)
 	if err != nil || n == 0 {
@@ -277,7 +282,12 @@ func tighterNetwork(a, b *Network) *Network {
 	}
 	var both []string
 	for _, x := range b.Allow {
-		if slices.Contains(a.Allow, x) {
+		if coversPair(a.Allow, x) {
+			both = append(both, x)
+		}
+	}
+	for _, x := range a.Allow {
+		if !slices.Contains(both, x) && coversPair(b.Allow, x) {
 			both = append(both, x)
 		}
 	}
@@ -285,6 +295,22 @@ func tighterNetwork(a, b *Network) *Network {
 		return &Network{Mode: NetworkNone}
 	}
 	return &Network{Mode: NetworkAllow, Allow: both}
+}
+
+// coversPair reports whether a "host:port" list admits the pair x: the
+// same entry, or "host:*" for x's host.
+func coversPair(list []string, x string) bool {
+	if slices.Contains(list, x) {
+		return true
+	}
+	host, _, err := splitHostPort(x)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(list, func(e string) bool {
+		h, port, err := splitHostPort(e)
+		return err == nil && port == 0 && strings.EqualFold(h, host)
+	})
 }
 
 func covered(paths, by []string) []string {

@@ -20,6 +20,8 @@ func TestPolicyUnmarshal(t *testing.T) {
 			Policy{Base: BaseStrict, Read: []string{"~/data"}, Write: []string{"out"},
 				Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:443"}}, Required: true}},
 		{`{"network":"none"}`, Policy{Network: &Network{Mode: NetworkNone}}},
+		// Any port of one host: the proxy enforces it.
+		{`{"network":["api.example.com:*","*.corp.example:*"]}`, Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"api.example.com:*", "*.corp.example:*"}}}},
 	} {
 		var p Policy
 		if err := json.Unmarshal([]byte(tc.in), &p); err != nil {
@@ -48,6 +50,8 @@ func TestPolicyUnmarshalErrorsNameTheField(t *testing.T) {
 		`{"network":"some"}`:             `sandbox.network: want "all", "none" or a list of "host:port", got "some"`,
 		`{"network":["github.com"]}`:     `sandbox.network[0]: want "host:port", got "github.com"`,
 		`{"network":["h:99999"]}`:        `sandbox.network[0]: bad port in "h:99999"`,
+		`{"network":["h:*1"]}`:           `sandbox.network[0]: bad port in "h:*1"`,
+		`{"network":["*"]}`:              `sandbox.network[0]: want "host:port", got "*"`,
 		`{"filesystem":{"read":[""]}}`:   `sandbox.filesystem.read[0]: empty or invalid path ""`,
 		`{"filesystem":{"exec":["/x"]}}`: `unknown field "exec"`,
 		`{"nework":"none"}`:              `unknown field "nework"`,
@@ -88,6 +92,12 @@ func TestTightenProjectCannotLoosen(t *testing.T) {
 	got, _ = Tighten(global, Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"b:443", "c:443"}}})
 	if strings.Join(got.Network.Allow, ",") != "b:443" {
 		t.Errorf("network lists: %+v, want their intersection", got.Network)
+	}
+	// A global "host:*" admits the project's ports of that host only.
+	got, _ = Tighten(Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"B:*", "a:443"}}},
+		Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"b:8443", "c:443", "a:*"}}})
+	if strings.Join(got.Network.Allow, ",") != "b:8443,a:443" {
+		t.Errorf("network lists with ports *: %+v, want b:8443,a:443", got.Network)
 	}
 	// Strict's "no network" holds against a project's "all".
 	if got, _ := Tighten(strict, Policy{Network: &Network{Mode: NetworkAll}}); got.Network != nil || got.BaseName() != BaseStrict {
@@ -207,6 +217,11 @@ func TestSeatbeltProfile(t *testing.T) {
 	}
 	if strings.Contains(p, `(subpath "/"))`) {
 		t.Errorf("strict reads everything:\n%s", p)
+	}
+	// Without the proxy, "host:*" (any port) grants nothing rather than every port.
+	anyPort, _ := Resolve(Policy{Base: BaseStrict, Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:*"}}}, Context{Home: home, Cwd: "/Users/u/proj"})
+	if p := Profile(slashed(anyPort)); strings.Contains(p, "remote tcp") {
+		t.Errorf("host:* without the proxy opens ports:\n%s", p)
 	}
 	// With the host's filtering proxy, only its port is reachable.
 	eff.ProxyPort = 40123

@@ -37,7 +37,7 @@ func Profile(eff *Effective) string {
 			ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("localhost:%d", eff.ProxyPort))))
 		} else {
 			for _, hp := range eff.Allow {
-				if _, port, err := splitHostPort(hp); err == nil {
+				if _, port, err := splitHostPort(hp); err == nil && port != 0 {
 					ports = append(ports, fmt.Sprintf("(remote tcp %s)", quoteSBPL(fmt.Sprintf("*:%d", port))))
 				}
 			}

@@ -350,7 +350,14 @@ func (s *service) userTurn(ctx context.Context, p *protocol.RunStartParams) ([]c
 		out = append(out, core.Message{Role: role})
 		parts = append(parts, []core.Content{c})
 	}
+	// A prompt's binary parts are held to the bound prompts.get reads
+	// them with (the UI hands back what a server sent).
+	limit, data := resources.ReadLimit(s.opts.Adapter.MaxOutputBytes), 0
 	for i, m := range p.Messages {
+		if data += len(m.Content.Data); data > limit {
+			return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "messages"},
+				"run.start: the data of messages[0..%d] is over the bound of %d bytes a prompt's messages may carry", i, limit)
+		}
 		role := core.Role(m.Role)
 		if role != core.RoleUser && role != core.RoleAssistant {
 			return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "messages"},

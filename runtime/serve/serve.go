@@ -85,7 +85,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts ServeOptions) 
 		AnnounceAbandoned: true,
 		Admit:             s.admit,
 		AfterReply: func(method string) {
-			if method == protocol.MethodShutdown {
+			// Only a shutdown that ran stops the runtime: one refused
+			// (an unknown params field) was not carried out.
+			s.mu.Lock()
+			closing := s.closing
+			s.mu.Unlock()
+			if method == protocol.MethodShutdown && closing {
 				s.quitOnce.Do(func() { close(s.quit) })
 			}
 		},
@@ -141,6 +146,8 @@ type service struct {
 	// results keeps whole the results cut at the output budget, nil when
 	// its directory cannot be used (results are then only cut).
 	results *resultstore.Store
+	// conv holds each conversation's kept results and runs (conversation.go).
+	conv conversations
 
 	quit     chan struct{}
 	quitOnce sync.Once
@@ -295,7 +302,7 @@ func (s *service) reload() {
 		for _, e := range removed {
 			// Sent with the last status the UI saw, or, for a server never
 			// reported, its transport and state disabled.
-			st := protocol.ServerStatus{ID: e.ID, Transport: e.Config.TransportName(), Source: string(e.Source), State: protocol.StateDisabled}
+			st := protocol.ServerStatus{ID: e.ID, Transport: e.Config.TransportName(), Source: string(e.Source), State: protocol.StateDisabled, Status: protocol.StateDisabled}
 			s.sendStatus(protocol.MCPStatusParams{Server: st, Removed: true})
 		}
 		for _, pr := range problems {

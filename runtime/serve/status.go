@@ -40,7 +40,7 @@ func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 		delete(s.reconnecting, st.ID)
 		return out
 	}
-	out.State, out.Tools, out.SessionID = protocol.StateConnecting, 0, ""
+	out.State, out.Status, out.Tools, out.SessionID = protocol.StateConnecting, protocol.StateConnecting, 0, ""
 	return out
 }
 

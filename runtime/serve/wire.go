@@ -32,7 +32,7 @@ func EnvironmentNames(cfg config.ServerConfig) *protocol.EnvironmentNames {
 func Status(st runtime.Status) protocol.ServerStatus {
 	out := protocol.ServerStatus{
 		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
-		State: string(st.State), Tools: st.Tools, Cached: st.Cached,
+		State: string(st.State), Status: string(st.State), Tools: st.Tools, Cached: st.Cached,
 		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
@@ -42,7 +42,7 @@ func Status(st runtime.Status) protocol.ServerStatus {
 		out.Policy = &protocol.PolicyStatus{File: p.File, Rule: p.Rule, Reason: p.Reason}
 	}
 	if sb := st.Sandbox; sb != nil {
-		out.Sandbox = &protocol.SandboxStatus{State: sb.State, Detail: sb.Detail, Summary: sb.Summary}
+		out.Sandbox = &protocol.SandboxStatus{State: sb.State, Status: sb.State, Detail: sb.Detail, Summary: sb.Summary}
 	}
 	if a := st.Approval; a != nil {
 		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}

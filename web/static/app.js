@@ -6,7 +6,18 @@
 // Every string from the runtime, a server or the model is untrusted: it is
 // only ever put into the page as text (textContent), never as HTML, and a
 // link is made only from an http(s) URL the runtime asks the user to open.
-'use strict';
+// The one exception is the model's answer, shown as Markdown: host web
+// renders it and the page checks the result (markdown.js).
+//
+// The protocol's names come from protocol.js, generated from the schema
+// with the TypeScript client (make protocol): a request is sent through
+// rpc (one function per request, its params checked against the schema),
+// the runtime's requests are told apart by UI_HANDLERS, notifications by
+// NOTIFICATIONS, and answers are checked against ANSWERS; the page writes
+// no method name, field list or error code of its own.
+import { ANSWERS, ERROR_CODES, NOTIFICATIONS as N, UI_HANDLERS, bindMethods, checkFields } from './protocol.js';
+import { addText, finishText, safeURL } from './markdown.js';
+import { drawServers } from './servers.js';
 
 const state = {
   init: null,
@@ -15,10 +26,13 @@ const state = {
   conversation: null,
   activeRun: null,
   asks: new Map(),
+  askMethods: new Map(), // id of a runtime request -> its method
 };
 
 // ---- the bridge ----
 
+// call sends one protocol request through the bridge; the page calls it
+// only through rpc.
 async function call(method, params) {
   const r = await fetch('/api/call', {
     method: 'POST',
@@ -36,7 +50,18 @@ async function call(method, params) {
   return a.result;
 }
 
+const rpc = bindMethods(call);
+
 async function answer(id, result, error) {
+  const method = state.askMethods.get(id);
+  if (result && ANSWERS[method]) {
+    try {
+      checkFields(ANSWERS, method, result);
+    } catch (err) {
+      note('cannot answer: ' + err.message, 'error');
+      return;
+    }
+  }
   const r = await fetch('/api/answer', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -65,16 +90,6 @@ function el(tag, attrs, ...children) {
 }
 
 const $ = (id) => document.getElementById(id);
-
-// safeURL returns u when it is an http(s) URL, else null.
-function safeURL(u) {
-  try {
-    const x = new URL(u);
-    return x.protocol === 'https:' || x.protocol === 'http:' ? x.href : null;
-  } catch (_) {
-    return null;
-  }
-}
 
 function pretty(v) {
   if (typeof v === 'string') return v;
@@ -131,14 +146,14 @@ function closed(reason) {
 
 function notification(method, p) {
   switch (method) {
-    case 'mcp.status':
+    case N.mcpStatus:
       if (!p.server) return;
       if (p.removed) state.servers.delete(p.server.id);
       else state.servers.set(p.server.id, p.server);
       return renderServers();
-    case 'run.status': return runStatus(p);
-    case 'agent.event': return agentEvent(p);
-    case 'log': return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
+    case N.runStatus: return runStatus(p);
+    case N.agentEvent: return agentEvent(p);
+    case N.log: return note((p.level || 'info') + ': ' + (p.message || ''), 'log');
   }
   if (window.hostPrims && window.hostPrims.notification(method, p)) return;
   if (window.mcpApps) window.mcpApps.notification(method, p);
@@ -157,15 +172,6 @@ function getRun(id) {
   return r;
 }
 
-function runText(r, step) {
-  if (!r.text || r.textStep !== step) {
-    r.text = el('div', { class: 'text' });
-    r.textStep = step;
-    r.body.append(r.text);
-  }
-  return r.text;
-}
-
 function callCard(r, c) {
   let card = r.calls.get(c.id);
   if (card) return card;
@@ -178,6 +184,7 @@ function callCard(r, c) {
   const node = el('div', { class: 'call', 'data-call': c.id || '' }, head, args, status, result);
   card = { node, status, result, call: c };
   r.calls.set(c.id, card);
+  finishText(r);
   r.body.append(node);
   r.text = null;
   return card;
@@ -187,7 +194,7 @@ function agentEvent(p) {
   const r = getRun(p.run_id);
   switch (p.type) {
     case 'text_delta':
-      runText(r, p.step).append(p.text || '');
+      addText(r, p.step, p.text || '');
       r.sawText = true;
       break;
     case 'tool_call':
@@ -213,7 +220,8 @@ function agentEvent(p) {
       break;
     }
     case 'final':
-      if (p.text && !r.sawText) runText(r, p.step).append(p.text);
+      if (p.text && !r.sawText) addText(r, p.step, p.text);
+      finishText(r);
       if (p.reason) r.body.append(el('div', { class: 'reason', text: p.reason }));
       if (p.error) r.body.append(el('div', { class: 'error', text: p.error }));
       r.box.classList.add('done', 'status-' + (p.status || 'completed'));
@@ -246,6 +254,7 @@ function runStatus(p) {
     return;
   }
   r.box.classList.add('done');
+  finishText(r);
   if (state.activeRun === p.run_id) {
     state.activeRun = null;
     $('cancel').disabled = true;
@@ -266,12 +275,12 @@ async function startRun(params, node) {
   scrollLog();
   if (state.conversation) params.conversation = state.conversation;
   try {
-    const res = await call('run.start', params);
+    const res = await rpc.runStart(params);
     state.conversation = res.conversation || state.conversation;
     getRun(res.run_id);
   } catch (err) {
     // Without a model, name host web's own flags: the person ran host web.
-    if (err.code === -32006) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
+    if (err.code === ERROR_CODES.no_model) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
     else note(err.message, 'error');
   }
 }
@@ -282,11 +291,11 @@ function showAsk(e) {
   if (state.asks.has(e.id)) return;
   const p = e.params || {};
   let card;
-  switch (e.method) {
-    case 'ui.confirm.request': card = confirmCard(e.id, p); break;
-    case 'ui.prompt.request': card = promptCard(e.id, p); break;
-    case 'ui.open_url.request': card = openURLCard(e.id, p); break;
-    case 'ui.elicit.request': card = window.elicitCard(e.id, p); break;
+  switch (UI_HANDLERS[e.method]) {
+    case 'confirm': card = confirmCard(e.id, p); break;
+    case 'prompt': card = promptCard(e.id, p); break;
+    case 'openURL': card = openURLCard(e.id, p); break;
+    case 'elicit': card = window.elicitCard(e.id, p); break;
     default:
       if (window.mcpApps && window.mcpApps.request(e)) return;
       answer(e.id, null, 'host web cannot answer ' + e.method);
@@ -294,6 +303,7 @@ function showAsk(e) {
   }
   card.dataset.ask = e.id;
   state.asks.set(e.id, card);
+  state.askMethods.set(e.id, e.method);
   $('asks').append(card);
   // The focus stays where the person left it: a question never takes the
   // keyboard, so keys meant for the message box cannot answer it (answering
@@ -304,6 +314,7 @@ function removeAsk(id, reason) {
   const card = state.asks.get(id);
   if (!card) return;
   state.asks.delete(id);
+  state.askMethods.delete(id);
   card.remove();
   if (!state.asks.size) $('ask-hint').hidden = true;
   if (reason) note('A question was withdrawn: ' + reason);
@@ -422,55 +433,7 @@ function openURLCard(id, p) {
 // ---- /mcp ----
 
 function renderServers() {
-  const body = document.querySelector('#servers tbody');
-  body.replaceChildren();
-  const counts = {};
-  const ids = [...state.servers.keys()].sort();
-  for (const id of ids) {
-    const s = state.servers.get(id);
-    counts[s.state] = (counts[s.state] || 0) + 1;
-    const details = el('td', { class: 'details' });
-    if (s.server_name) details.append(el('div', { text: s.server_name + (s.server_version ? ' ' + s.server_version : '') }));
-    if (s.auth) details.append(el('div', { text: 'auth: ' + (s.auth.detail || (s.auth.logged_in ? 'logged in' : 'not logged in')) }));
-    if (s.cached) details.append(el('div', { text: 'not running: ' + s.tools + ' tools kept from its last run; its next use starts it' }));
-    if (s.last_error) details.append(el('div', { class: 'error', text: s.last_error }));
-    for (const w of s.warnings || []) details.append(el('div', { class: 'warn', text: w }));
-    if (s.approval && s.state === 'approval_required') {
-      details.append(el('div', { class: 'label', text: 'defined in ' + (s.approval.file || 'a project file') + ':' }),
-        el('pre', { class: 'fields', text: (s.approval.fields || []).join('\n') }));
-    }
-    const actions = el('td', { class: 'actions' });
-    const act = (label, method, params, cls) => actions.append(el('button', {
-      type: 'button', class: cls, text: label,
-      onclick: async (ev) => {
-        ev.target.disabled = true;
-        try {
-          await call(method, params); // the new state arrives as mcp.status
-        } catch (err) {
-          note(id + ': ' + err.message, 'error');
-        } finally {
-          ev.target.disabled = false;
-        }
-      },
-    }));
-    if (s.state === 'approval_required' && s.approval) {
-      act('Approve', 'mcp.approve', { id, approve: true, digest: s.approval.digest }, 'approve');
-      act('Deny', 'mcp.approve', { id, approve: false, digest: s.approval.digest }, 'deny');
-    }
-    if (s.state === 'auth_required' || (s.auth && !s.auth.logged_in)) act('Log in', 'mcp.login', { id }, 'login');
-    if (s.auth && s.auth.logged_in) act('Log out', 'mcp.logout', { id }, 'logout');
-    if (s.enabled && s.state !== 'approval_required') act('Reconnect', 'mcp.reconnect', { id }, 'reconnect');
-    if (s.enabled) act('Disable', 'mcp.disable', { id }, 'disable');
-    else act('Enable', 'mcp.enable', { id }, 'enable');
-    body.append(el('tr', { 'data-server': id },
-      el('td', { class: 'id', text: id }),
-      el('td', { class: 'state state-' + s.state, text: s.state }),
-      el('td', { text: s.transport || '' }),
-      el('td', { text: s.source || '' }),
-      el('td', { text: String(s.tools || 0) }),
-      details, actions));
-  }
-  $('server-summary').textContent = '(' + Object.entries(counts).map(([k, v]) => v + ' ' + k).join(', ') + ')';
+  drawServers(state.servers, { el, rpc, note });
 }
 
 function showView(name) {
@@ -505,7 +468,7 @@ function start() {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); submit(); }
   });
   $('cancel').addEventListener('click', () => {
-    if (state.activeRun) call('run.cancel', { run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
+    if (state.activeRun) rpc.runCancel({ run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
   });
   const es = new EventSource('/api/events');
   es.onmessage = (m) => {
@@ -515,5 +478,5 @@ function start() {
   es.onopen = () => { $('conn').textContent = 'connected'; };
 }
 
-window.hostWeb = { call, answer, el, note, getRun, renderResult, pretty, safeURL, startRun };
+window.hostWeb = { rpc, notifications: N, answer, el, note, getRun, renderResult, pretty, safeURL, startRun };
 start();

@@ -88,12 +88,12 @@
       H.el('div', { class: 'app-label', text: 'app of ' + app.server + '/' + app.tool + ' (' + app.resource_uri + '), sandboxed' }));
     container.append(box);
     try {
-      const res = await H.call('app.read_resource', { app_id: app.id });
+      const res = await H.rpc.appReadResource({ app_id: app.id });
       const c = (res.contents || [])[0];
       if (!c || typeof c.text !== 'string') throw new Error('the app resource holds no HTML');
       inst.csp = (c.ui && c.ui.csp) || null;
       try {
-        const g = await H.call('mcp.get', { id: app.server });
+        const g = await H.rpc.mcpGet({ id: app.server });
         const t = ((g.server && g.server.tool_list) || []).find((x) => x.tool === app.tool);
         if (t) inst.tool = { name: t.tool, title: t.title, description: t.description, inputSchema: t.input_schema || { type: 'object' } };
       } catch (_) { /* the context then names the tool only */ }
@@ -139,11 +139,11 @@
     if (inst.ready) notify(inst, 'ui/notifications/tool-cancelled', { reason: inst.cancelled });
   }
 
-  // forward runs an app request through a runtime method; fn shapes the
-  // answer for the app.
-  async function forward(inst, id, method, params, fn) {
+  // forward runs an app request through a runtime method (send, one of
+  // H.rpc's); fn shapes the answer for the app.
+  async function forward(inst, id, send, fn) {
     try {
-      reply(inst, id, fn(await H.call(method, params)));
+      reply(inst, id, fn(await send()));
     } catch (err) {
       replyError(inst, id, typeof err.code === 'number' ? err.code : -32000, err.message);
     }
@@ -167,16 +167,16 @@
       case 'ping':
         return reply(inst, m.id, {});
       case 'tools/call':
-        return forward(inst, m.id, 'app.call_tool', { app_id, tool: p.name, arguments: p.arguments || {} }, (r) => mcpResult(r.result || {}));
+        return forward(inst, m.id, () => H.rpc.appCallTool({ app_id, tool: p.name, arguments: p.arguments || {} }), (r) => mcpResult(r.result || {}));
       case 'resources/read':
-        return forward(inst, m.id, 'app.read_resource', { app_id, uri: p.uri }, (r) => ({
+        return forward(inst, m.id, () => H.rpc.appReadResource({ app_id, uri: p.uri }), (r) => ({
           contents: (r.contents || []).map((c) => ({ uri: c.uri, mimeType: c.mime_type, text: c.text, blob: c.blob })),
         }));
       case 'ui/message':
-        return H.call('app.message', { app_id, role: p.role, content: (p.content || []).map(protoContent) })
+        return H.rpc.appMessage({ app_id, role: p.role, content: (p.content || []).map(protoContent) })
           .then(() => reply(inst, m.id, {}), (err) => reply(inst, m.id, { isError: true, message: err.message }));
       case 'ui/open-link':
-        return H.call('app.open_link', { app_id, url: p.url })
+        return H.rpc.appOpenLink({ app_id, url: p.url })
           .then((r) => reply(inst, m.id, r && r.opened ? {} : { isError: true }), (err) => reply(inst, m.id, { isError: true, message: err.message }));
       case 'ui/request-display-mode':
         return reply(inst, m.id, { mode: 'inline' });

@@ -5,14 +5,14 @@
 // resources.complete). Every server string goes into the page as text only.
 'use strict';
 (function () {
-  const { call, el, note } = window.hostWeb;
+  const { rpc, el, note, notifications } = window.hostWeb;
   const $ = (id) => document.getElementById(id);
   const input = $('prompt');
   const attached = []; // {server, uri}
   let prompts = null;
 
   async function loadPrompts() {
-    if (!prompts) prompts = (await call('prompts.list', {})).prompts || [];
+    if (!prompts) prompts = (await rpc.promptsList({})).prompts || [];
     return prompts;
   }
 
@@ -68,7 +68,7 @@
     for (const a of p.arguments || []) {
       const dl = el('datalist', { id: 'complete-' + (++listIDs) });
       const f = el('input', { name: a.name, list: dl.id, autocomplete: 'off', placeholder: a.name + (a.required ? ' (required)' : '') });
-      completer(f, dl, async (value) => (await call('prompts.complete', { server: p.server, prompt: p.name, argument: a.name, value, arguments: chosen(a.name) })).values || []);
+      completer(f, dl, async (value) => (await rpc.promptsComplete({ server: p.server, prompt: p.name, argument: a.name, value, arguments: chosen(a.name) })).values || []);
       fields[a.name] = f;
       form.append(el('label', { text: a.name + ' ' }, f, dl));
     }
@@ -86,13 +86,14 @@
   // the transcript says which prompt they came from.
   async function runPrompt(server, name, args) {
     let got;
-    try { got = await call('prompts.get', { server, name, arguments: args }); } catch (err) { return note(err.message, 'error'); }
+    try { got = await rpc.promptsGet({ server, name, arguments: args }); } catch (err) { return note(err.message, 'error'); }
     const box = el('div', { class: 'msg user from-prompt' }, el('div', { class: 'muted', text: 'from ' + server + ':' + name }));
     for (const m of got.messages || []) {
       const c = m.content || {};
       box.append(el('div', { text: m.role + ': ' + (c.type === 'text' ? c.text : '[' + c.type + ' ' + (c.uri || c.mime_type || '') + ']') }));
     }
-    window.hostWeb.startRun({ messages: got.messages }, box);
+    // prompt is required by the schema; it may be empty with messages.
+    window.hostWeb.startRun({ prompt: '', messages: got.messages }, box);
   }
 
   // typed runs "/server:name arg=value …" typed whole; false if text is
@@ -117,13 +118,13 @@
   async function watch(server, uri) {
     const key = server + ' ' + uri;
     if (watched.has(key)) return;
-    try { await call('resources.subscribe', { server, uri }); } catch (err) { return note(err.message, 'error'); }
+    try { await rpc.resourcesSubscribe({ server, uri }); } catch (err) { return note(err.message, 'error'); }
     const status = el('span', { class: 'muted', text: ' watching' });
     const row = el('div', { class: 'watched', 'data-uri': uri }, el('span', { text: server + ':' + uri }), status,
       el('button', { type: 'button', text: 'unwatch', onclick: async () => {
         watched.delete(key);
         row.remove();
-        try { await call('resources.unsubscribe', { server, uri }); } catch (err) { note(err.message, 'error'); }
+        try { await rpc.resourcesUnsubscribe({ server, uri }); } catch (err) { note(err.message, 'error'); }
       } }));
     row.changes = 0;
     row.status = status;
@@ -132,7 +133,7 @@
   }
 
   function notification(method, p) {
-    if (method !== 'resources.updated') return false;
+    if (method !== notifications.resourcesUpdated) return false;
     const row = watched.get(p.server + ' ' + p.uri);
     if (row) {
       row.changes++;
@@ -162,7 +163,7 @@
     if (!menu.hidden) { menu.hidden = true; return; }
     let rs, ts;
     try {
-      [rs, ts] = await Promise.all([call('resources.list', {}), call('resources.templates.list', {})]);
+      [rs, ts] = await Promise.all([rpc.resourcesList({}), rpc.resourcesTemplatesList({})]);
     } catch (err) { return note(err.message, 'error'); }
     const rows = (rs.resources || []).map((r) => el('button', { type: 'button', class: 'menu-item resource', 'data-uri': r.uri, onclick: () => attach(r.server, r.uri) },
       el('span', { class: 'name', text: r.server + ':' + (r.name || r.uri) }), el('span', { class: 'muted', text: ' ' + r.uri })));
@@ -173,7 +174,7 @@
       for (const v of vars) {
         const dl = el('datalist', { id: 'complete-' + (++listIDs) });
         const f = el('input', { name: v, list: dl.id, placeholder: v, autocomplete: 'off' });
-        completer(f, dl, async (value) => (await call('resources.complete', { server: t.server, uri_template: t.uri_template, argument: v, value })).values || []);
+        completer(f, dl, async (value) => (await rpc.resourcesComplete({ server: t.server, uri_template: t.uri_template, argument: v, value })).values || []);
         fields[v] = f;
         row.append(f, dl);
       }

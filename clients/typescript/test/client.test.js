@@ -58,9 +58,9 @@ test("requests resolve with their result, errors reject with ProtocolError", asy
   rt.send({ jsonrpc: "2.0", id: req.id, result: { protocol_version: PROTOCOL_VERSION, servers: [] } });
   assert.equal((await init).protocol_version, PROTOCOL_VERSION);
 
-  const get = rt.client.mcpGet({ id: "nope" });
+  const get = rt.client.mcpGet({ server: "nope" });
   const r2 = await rt.next();
-  assert.deepEqual([r2.method, r2.params], ["mcp.get", { id: "nope" }]);
+  assert.deepEqual([r2.method, r2.params], ["mcp.get", { server: "nope" }]);
   rt.send({ jsonrpc: "2.0", id: r2.id, error: { code: -32002, message: "no server", data: { kind: "unknown_server", server: "nope" } } });
   await assert.rejects(get, (err) => err instanceof ProtocolError && err.code === -32002 && err.data.kind === "unknown_server");
 });
@@ -114,7 +114,13 @@ test("spawns host serve, speaks to it, shuts it down", { skip: !host && "MCP_HOS
   assert.equal(init.capabilities.login, true);
   const list = await client.mcpList();
   assert.ok(Array.isArray(list.servers));
-  await assert.rejects(client.mcpGet({ id: "nope" }), (err) => err instanceof ProtocolError && err.data.kind === "unknown_server");
+  await assert.rejects(client.mcpGet({ server: "nope" }), (err) => err instanceof ProtocolError && err.data.kind === "unknown_server");
+  // "id" is the deprecated alias of "server"; both, differing, is refused.
+  await assert.rejects(client.mcpGet({ id: "nope" }), (err) => err.data.kind === "unknown_server");
+  await assert.rejects(client.mcpGet({ server: "a", id: "b" }), (err) => err.code === -32602 && err.data.field === "id");
+  const perms = await client.mcpPermissionsList({});
+  assert.ok(Array.isArray(perms.answers));
+  await assert.rejects(client.mcpPermissionsRevoke({ server: "nope" }), (err) => err.data.kind === "failed" && err.data.server === "nope");
   const tools = await client.toolsList({});
   assert.ok(Array.isArray(tools.tools));
   assert.equal(await client.close(), 0);

@@ -30,12 +30,17 @@ var registryBuild struct {
 // build downloads its modules: minutes; later runs reuse the binary).
 func RegistryBinary(t testing.TB) string {
 	t.Helper()
-	registryBuild.once.Do(func() { registryBuild.path, registryBuild.err = buildRegistry() })
+	registryBuild.once.Do(func() { registryBuild.path, registryBuild.err = BuildRegistry() })
 	Require(t, "the MCP registry server ("+RegistryModule+", built with go)", registryBuild.err)
 	return registryBuild.path
 }
 
-func buildRegistry() (string, error) {
+// BuildRegistry returns the registry server's path: $MCP_REGISTRY_BIN, or
+// the binary in the user's cache directory, built there from RegistryModule
+// when it is missing. scripts/test.sh calls it (through
+// e2e/internal/testenv/prebuild) while the Debian and npm packages install,
+// so that the cold build, minutes of download and compile, overlaps them.
+func BuildRegistry() (string, error) {
 	if p := os.Getenv("MCP_REGISTRY_BIN"); p != "" {
 		return p, nil
 	}

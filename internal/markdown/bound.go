@@ -1,4 +1,4 @@
-package chat
+package markdown
 
 import "strings"
 
@@ -6,17 +6,21 @@ import "strings"
 // that opens thousands of nested lists or quotes ("- - - …", "> > > …":
 // each level scans the rest of the line), and a long line of link openers
 // ("[a]([a](…": each destination is scanned to the end of the line).
-// bounded rewrites those shapes, in one pass, into text that parses in
-// linear time and looks the same: container markers past maxBlockDepth on
+// Bound rewrites those shapes, in one pass, into text that parses in
+// linear time and looks the same: container markers past MaxBlockDepth on
 // a line are escaped (the rest is a paragraph of that text), and on a line
 // longer than maxLinkLine a "](" is escaped, so that such a line's links
 // are shown as written. Lines of fenced code are left as they are.
 const (
-	maxBlockDepth = 16
+	// MaxBlockDepth is the most container markers (quotes, list items) one
+	// line opens that are parsed as containers.
+	MaxBlockDepth = 16
 	maxLinkLine   = 2048
 )
 
-func bounded(s string) string {
+// Bound returns s with the shapes goldmark parses in quadratic time
+// escaped, as above; s itself when it has none.
+func Bound(s string) string {
 	var b strings.Builder
 	fence := ""
 	changed := false
@@ -96,7 +100,7 @@ func boundLine(line string) (string, bool) {
 			break
 		}
 		depth++
-		if depth > maxBlockDepth {
+		if depth > MaxBlockDepth {
 			out, changed = out[:j]+`\`+out[j:], true
 			break
 		}

@@ -1,0 +1,71 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+)
+
+// The npm memory and sequential-thinking servers, started by the host
+// binary under the default sandbox, answer a tool call each. The memory
+// server keeps its graph beside its own script unless MEMORY_FILE_PATH
+// says otherwise: the default sandbox does not let it write into its
+// installed package (README "Local servers" says to point the variable
+// into the server's cwd, or grant the file), and with the variable naming
+// a file in its cwd it works unchanged.
+func TestSandboxMemoryAndThinkingServers(t *testing.T) {
+	memory := testenv.NodeBin(t, "mcp-server-memory")
+	thinking := testenv.NodeBin(t, "mcp-server-sequential-thinking")
+	s := newSandboxHome(t)
+	graph := filepath.Join(s.project, "memory.jsonl")
+	// Where the server writes without the variable: its package's dist.
+	script, err := filepath.EvalSymlinks(memory[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	packaged := filepath.Join(filepath.Dir(script), "memory.jsonl")
+	if _, err := os.Stat(packaged); err == nil {
+		t.Fatalf("%s exists before the test: remove it (a run without the sandbox left it)", packaged)
+	}
+	t.Cleanup(func() { _ = os.Remove(packaged) })
+	server := func(argv []string, env map[string]string) map[string]any {
+		return map[string]any{"command": argv[0], "args": argv[1:], "env": env}
+	}
+	writeJSONFile(t, s.global, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"memory":      server(memory, map[string]string{"MEMORY_FILE_PATH": graph}),
+		"memdefault":  server(memory, nil),
+		"thinking":    server(thinking, map[string]string{"DISABLE_THOUGHT_LOGGING": "true"}),
+		"thinkingraw": server(thinking, nil),
+	}}})
+	call := func(id, tool string, args any) (string, int) {
+		b, _ := json.Marshal(args)
+		return s.host(t, "mcp", "call", id, tool, "--args", string(b), "--yes")
+	}
+	entities := map[string]any{"entities": []any{map[string]any{"name": "sandbox", "entityType": "test", "observations": []string{"default policy"}}}}
+	if out, code := call("memory", "create_entities", entities); code != 0 {
+		t.Errorf("memory create_entities: exit %d\n%s", code, out)
+	}
+	if out, code := call("memory", "read_graph", map[string]any{}); code != 0 || !strings.Contains(out, "default policy") {
+		t.Errorf("memory read_graph: exit %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(graph); err != nil || !strings.Contains(string(b), "default policy") {
+		t.Errorf("the graph file in the server's cwd: %v %q", err, b)
+	}
+	out, code := call("memdefault", "create_entities", entities)
+	if _, err := os.Stat(packaged); err == nil || code == 0 {
+		t.Errorf("the memory server wrote into its own package under the default sandbox (exit %d)\n%s", code, out)
+	}
+	if !strings.Contains(out, "EACCES") && !strings.Contains(out, "permission denied") {
+		t.Errorf("the refused write is not said:\n%s", out)
+	}
+	thought := map[string]any{"thought": "one step", "nextThoughtNeeded": false, "thoughtNumber": 1, "totalThoughts": 1}
+	for _, id := range []string{"thinking", "thinkingraw"} {
+		if out, code := call(id, "sequentialthinking", thought); code != 0 || !strings.Contains(out, "thoughtNumber") {
+			t.Errorf("%s sequentialthinking: exit %d\n%s", id, code, out)
+		}
+	}
+}
