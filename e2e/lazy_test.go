@@ -308,3 +308,29 @@ func TestLazyServerKeptAwakeBySubscription(t *testing.T) {
 	}
 	waitLZ(t, h, ctx, protocol.StateIdle)
 }
+
+// A kept catalog is a file the host reads back: one that is not a valid
+// catalog (here nested millions deep, then cut short) is a miss, and the
+// server starts at once to list its tools instead of offering it.
+func TestLazyPlantedCatalogIsAMiss(t *testing.T) {
+	l := newLazyEnv(t)
+	l.offer(t, "alpha says alpha")
+	l.firstRun(t)
+	files, _ := filepath.Glob(filepath.Join(l.dir, "cache", "catalogs", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("catalog files %v, want one", files)
+	}
+	for name, planted := range map[string][]byte{
+		"deep":      append([]byte(`{"key":"x","tools":[`), []byte(strings.Repeat("[", 3_000_000))...),
+		"truncated": []byte(`{"key":`),
+	} {
+		if err := os.WriteFile(files[0], planted, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, ctx := l.serve(t, nil)
+		if st := waitLZ(t, h, ctx, protocol.StateReady); st.Cached {
+			t.Errorf("%s: %+v", name, st)
+		}
+		stopServe(t, h)
+	}
+}
