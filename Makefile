@@ -34,7 +34,10 @@ protocol:
 # The published benchmark (docs/PERFORMANCE.md): mcp-host against the raw
 # HTTP floor, the bare go-sdk and the TypeScript SDK, in one run, printed
 # as a Markdown table of ratios. A few minutes; not part of make test.
+# bench/node holds the npm servers only the bench uses (make test does not
+# install them).
 bench:
+	cd bench/node && npm ci --no-audit --no-fund --ignore-scripts
 	go run ./bench/cmd/mcpbench
 
 # Archives of the host binary for linux, darwin and windows on amd64 and

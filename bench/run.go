@@ -33,22 +33,23 @@ type Config struct {
 	ManyRounds    int
 	OneShotRounds int
 	SandboxRounds int // interleaved rounds of stdio server starts
+	LazyRounds    int // rounds of the lazy-start rows (eight npm servers)
 
 	// Only, when set, names the one section to run: calls, catalog,
-	// servers, oneshot or sandbox.
+	// servers, oneshot, sandbox or lazy.
 	Only string
 }
 
 // Full is the configuration of `make bench`.
 func Full(root string) Config {
 	return Config{Root: root, Rounds: 7, SeqCalls: 200, ParCalls: 800, Parallel: 8, AllocCalls: 500,
-		CatalogTools: 10000, CatalogRounds: 7, ManyServers: 50, ManyRounds: 11, OneShotRounds: 61, SandboxRounds: 41}
+		CatalogTools: 10000, CatalogRounds: 7, ManyServers: 50, ManyRounds: 11, OneShotRounds: 61, SandboxRounds: 41, LazyRounds: 5}
 }
 
 // Smoke is a run small enough for a test.
 func Smoke(root string) Config {
 	return Config{Root: root, Rounds: 1, SeqCalls: 3, ParCalls: 16, Parallel: 8, AllocCalls: 3,
-		CatalogTools: 20, CatalogRounds: 1, ManyServers: 3, ManyRounds: 1, OneShotRounds: 1, SandboxRounds: 1}
+		CatalogTools: 20, CatalogRounds: 1, ManyServers: 3, ManyRounds: 1, OneShotRounds: 1, SandboxRounds: 1, LazyRounds: 1}
 }
 
 func (c *Config) logf(format string, args ...any) {
@@ -84,6 +85,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		{"servers", func() error { return runMany(&cfg, t) }, fmt.Sprintf("%d servers at once: %d rounds", cfg.ManyServers, cfg.ManyRounds)},
 		{"oneshot", func() error { return runOneShot(&cfg, t) }, fmt.Sprintf("one-shot programs: %d rounds", cfg.OneShotRounds)},
 		{"sandbox", func() error { return runSandbox(&cfg, t) }, fmt.Sprintf("stdio server starts with and without the sandbox: %d rounds", cfg.SandboxRounds)},
+		{"lazy", func() error { return runLazy(&cfg, t) }, fmt.Sprintf("host serve with eight npm servers, eager and lazy: %d rounds", cfg.LazyRounds)},
 	}
 	ran := false
 	for _, sec := range sections {
@@ -97,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		}
 	}
 	if !ran {
-		return nil, fmt.Errorf("bench: no section %q (calls, catalog, servers, oneshot, sandbox)", cfg.Only)
+		return nil, fmt.Errorf("bench: no section %q (calls, catalog, servers, oneshot, sandbox, lazy)", cfg.Only)
 	}
 	t.Elapsed, t.LoadEnd = time.Since(t.Started), loadAverage()
 	return t, nil

@@ -23,6 +23,9 @@ type Table struct {
 	Many         []ManyRow
 	OneShot      []OneShotRow
 	Sandbox      []SandboxRow
+	Lazy         []LazyRow
+	// LazyNote says why the lazy rows were not measured.
+	LazyNote string
 }
 
 // A CallRow is one way of calling the echo tool.
@@ -123,6 +126,7 @@ func (t *Table) Markdown() string {
 		}
 		p("| %s | %.2f | %s | %s |\n", r.Start, r.Ratio, micros(r.Added), micros(r.Abs))
 	}
+	t.lazyMarkdown(p)
 	return b.String()
 }
 

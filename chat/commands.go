@@ -22,7 +22,7 @@ const help = `Commands:
                     let a server a project file defines (or the policy forces) start, or keep it off
   /reconnect <id>   reconnect a server
   /enable <id>, /disable <id>
-  /new              start a new conversation
+  /new              start a new conversation (the old one ends: its kept results go)
   /quit             shut the runtime down and leave
   /<server>:<prompt> [arg=value …]
                     run a server's prompt as your message (quote values with spaces: arg="a b")
@@ -75,8 +75,21 @@ func (m *Model) submit(text string) tea.Cmd {
 	case "/quit", "/exit":
 		return m.quit()
 	case "/new":
+		old := m.conv
 		m.conv = ""
 		m.addLine(styleDim.Render("new conversation"))
+		if old != "" && m.ends != nil {
+			// The runtime forgets the old one and removes the results
+			// it kept for it; an older runtime without
+			// conversation.end keeps them until it exits.
+			ends := m.ends
+			return func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				defer cancel()
+				_, _ = ends.ConversationEnd(ctx, &protocol.ConversationParams{Conversation: old})
+				return nil
+			}
+		}
 	case "/mcp":
 		if arg == "" {
 			m.showMCP = true

@@ -29,7 +29,10 @@ type Model struct {
 	rt protocol.Server
 	// prim reaches servers' prompts and resources (primitives.go); nil
 	// when the runtime does not offer them.
-	prim  protocol.PrimitivesServer
+	prim protocol.PrimitivesServer
+	// ends ends a conversation at /new (its kept results are removed);
+	// nil when the runtime does not offer conversation.end.
+	ends  protocol.ConversationServer
 	model string
 
 	input   textinput.Model

@@ -125,3 +125,29 @@ func TestRunErrorPrintedOnce(t *testing.T) {
 		t.Errorf("printed %d times:\n%s", n, strings.Join(got, "\n"))
 	}
 }
+
+// endsRecorder records the conversations /new ends.
+type endsRecorder struct{ ended []string }
+
+func (e *endsRecorder) ConversationEnd(_ context.Context, p *protocol.ConversationParams) (*protocol.Empty, error) {
+	e.ended = append(e.ended, p.Conversation)
+	return &protocol.Empty{}, nil
+}
+
+// /new ends the conversation it leaves (the runtime removes the results
+// it kept for it); /new without one sends nothing.
+func TestNewEndsTheOldConversation(t *testing.T) {
+	m := layoutModel()
+	rec := &endsRecorder{}
+	m.ends = rec
+	if cmd := m.submit("/new"); cmd != nil {
+		cmd()
+	}
+	m.conv = "c7"
+	if cmd := m.submit("/new"); cmd != nil {
+		cmd()
+	}
+	if len(rec.ended) != 1 || rec.ended[0] != "c7" || m.conv != "" {
+		t.Errorf("ended %v, conv %q; want [c7] and no conversation", rec.ended, m.conv)
+	}
+}

@@ -86,6 +86,7 @@ func Run(ctx context.Context, o Options) error {
 	if init.Capabilities.Primitives {
 		m.prim = protocol.NewPrimitivesCaller(conn)
 	}
+	m.ends = protocol.NewConversationCaller(conn)
 	// The first lines are printed before the program reports the
 	// terminal's size: wrap them for the real width, not the default.
 	if f, ok := o.Out.(*os.File); ok && term.IsTerminal(f.Fd()) {

@@ -27,6 +27,10 @@ func (m *Model) mcpTable() string {
 		if state == protocol.StateConnecting {
 			state = m.spin.View() + " " + state
 		}
+		if st.Cached {
+			// Not running: the tools are those kept from its last run.
+			state += " (cached)"
+		}
 		for i, v := range []string{id, st.Transport, st.Source, fmt.Sprint(st.Enabled), state, fmt.Sprint(st.Tools), truncate(authText(st), 40)} {
 			cols[i].cells = append(cols[i].cells, v)
 		}
@@ -86,7 +90,7 @@ func (m *Model) statusLine() string {
 	}
 	sort.Strings(connecting)
 	parts := []string{fmt.Sprintf("%d ready", counts[protocol.StateReady])}
-	for _, s := range []string{protocol.StateApprovalRequired, protocol.StateAuthRequired, protocol.StateError, protocol.StateBlockedByPolicy, protocol.StateDisabled} {
+	for _, s := range []string{protocol.StateIdle, protocol.StateApprovalRequired, protocol.StateAuthRequired, protocol.StateError, protocol.StateBlockedByPolicy, protocol.StateDisabled} {
 		if counts[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
 		}

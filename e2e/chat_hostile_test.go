@@ -55,7 +55,7 @@ func TestChatHostileServer(t *testing.T) {
 	c := &tmuxChat{t: t, session: "mcp-host-hostile-" + filepath.Base(dir)}
 	chat := strings.Join([]string{
 		"env", "MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=",
-		"PATH=" + os.Getenv("PATH"), uiDebugEnv,
+		"PATH=" + os.Getenv("PATH"), "MCP_HOST_CACHE_DIR=" + filepath.Join(dir, "cache"), uiDebugEnv,
 		bin, "chat", "--script", script, "--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "chat.log"),
 	}, " ")
 	// The pane sets its own title first, then runs chat; the test waits

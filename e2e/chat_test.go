@@ -109,6 +109,9 @@ func startChatWith(t *testing.T, l chatLaunch) *tmuxChat {
 	args := []string{
 		"env", "MCP_HOST_CONFIG=" + l.config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "DISPLAY=", "WAYLAND_DISPLAY=", uiDebugEnv,
 		"PATH=" + os.Getenv("PATH"),
+		// Kept catalogs of its own: a lazy server another test ran is
+		// not idle here.
+		"MCP_HOST_CACHE_DIR=" + filepath.Join(l.dir, "cache"),
 	}
 	args = append(append(args, l.env...), l.bin, "chat")
 	if l.script != "" {

@@ -33,13 +33,27 @@ var (
 // last goroutines (the CLI tests start hundreds of one-shot hosts).
 const hostGORACE = "halt_on_error=1 atexit_sleep_ms=50"
 
-// TestMain sets GORACE for the hosts the tests start (unless set) and
-// removes the shared builds of cmd/host after the tests.
+// TestMain sets GORACE and a cache directory of the tests' own for the
+// hosts the tests start (unless set) and removes the shared builds of
+// cmd/host after the tests.
 func TestMain(m *testing.M) {
 	if _, set := os.LookupEnv("GORACE"); !set {
 		os.Setenv("GORACE", hostGORACE)
 	}
+	// No host a test starts reads or writes the user's own cache (kept
+	// catalogs would make its lazy servers start idle); tests that start
+	// several hosts give each its own directory.
+	cache := ""
+	if _, set := os.LookupEnv("MCP_HOST_CACHE_DIR"); !set {
+		if d, err := os.MkdirTemp("", "mcp-host-e2e-cache-"); err == nil {
+			cache = d
+			os.Setenv("MCP_HOST_CACHE_DIR", d)
+		}
+	}
 	code := m.Run()
+	if cache != "" {
+		os.RemoveAll(cache)
+	}
 	schemaSummary()
 	if hostDir != "" {
 		os.RemoveAll(hostDir)

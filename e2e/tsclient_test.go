@@ -18,7 +18,7 @@ func TestTypeScriptClientPackage(t *testing.T) {
 	dir := filepath.Join(testenv.RepoRoot(t), "clients", "typescript")
 	cmd := exec.Command(node, "--test", "test/client.test.js")
 	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(), "MCP_HOST_BIN="+buildHost(t))
+	cmd.Env = append(cmd.Environ(), "MCP_HOST_BIN="+buildHost(t), "MCP_HOST_CACHE_DIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "\n# fail 0") || !strings.Contains(string(out), "\n# skipped 0") {
 		t.Fatalf("node --test: %v\n%s", err, out)

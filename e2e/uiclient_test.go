@@ -30,7 +30,9 @@ func TestUIClientFromTheDoc(t *testing.T) {
 	defer cancel()
 	args := append([]string{script, host}, everything...)
 	cmd := exec.CommandContext(ctx, node, append(args, "stdio")...)
-	cmd.Env = append(os.Environ(), "MCP_HOST_TOKEN_STORE=file")
+	// A cache of its own: with a catalog kept by an earlier run the server
+	// would start idle (the doc's lazy start), not connecting.
+	cmd.Env = append(os.Environ(), "MCP_HOST_TOKEN_STORE=file", "MCP_HOST_CACHE_DIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "uiclient: PASS") {
 		t.Fatalf("the UI written from PROTOCOL.md failed (%v):\n%s", err, out)

@@ -34,7 +34,7 @@ func startWeb(t *testing.T, config, script string) *webUI {
 	w.cmd = exec.Command(buildHost(t), "web", "--no-browser", "--script", script,
 		"--permissions", filepath.Join(dir, "permissions.json"), "--log", filepath.Join(dir, "web.log"))
 	w.cmd.Dir = dir
-	w.cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", uiDebugEnv)
+	w.cmd.Env = append(os.Environ(), "MCP_HOST_CONFIG="+config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "MCP_HOST_CACHE_DIR="+filepath.Join(dir, "cache"), uiDebugEnv)
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
 	testenv.OwnGroup(w.cmd)
 	if err := w.cmd.Start(); err != nil {
@@ -271,7 +271,7 @@ func TestDemoOpensWebUI(t *testing.T) {
 	}
 	cmd := exec.Command(buildHost(t), "demo", "--auto-approve", "--web")
 	cmd.Env = append(os.Environ(), "MCP_HOST_MODEL=", "DISPLAY=:0", "SSH_CONNECTION=", "SSH_TTY=", "MCP_HOST_NO_BROWSER=",
-		"PATH="+shims+string(os.PathListSeparator)+os.Getenv("PATH"), "CHROMIUM="+chromium)
+		"PATH="+shims+string(os.PathListSeparator)+os.Getenv("PATH"), "CHROMIUM="+chromium, "MCP_HOST_CACHE_DIR="+t.TempDir())
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	testenv.OwnGroup(cmd)

@@ -50,6 +50,9 @@ func (stubServer) RunStart(context.Context, *protocol.RunStartParams) (*protocol
 func (stubServer) RunCancel(context.Context, *protocol.RunCancelParams) (*protocol.Empty, error) {
 	return &protocol.Empty{}, nil
 }
+func (stubServer) ConversationEnd(context.Context, *protocol.ConversationParams) (*protocol.Empty, error) {
+	return &protocol.Empty{}, nil
+}
 func (stubServer) Shutdown(context.Context, *protocol.Empty) (*protocol.Empty, error) {
 	return &protocol.Empty{}, nil
 }

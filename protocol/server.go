@@ -96,6 +96,7 @@ func ServerHandler(s Server) Handler {
 	addRegistryMethods(t, s)
 	addPrimitiveMethods(t, s)
 	addPermissionMethods(t, s)
+	addConversationMethods(t, s)
 	return t.handler()
 }
 

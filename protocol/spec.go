@@ -60,6 +60,7 @@ var Methods = []MethodSpec{
 	req[ToolCallParams, ToolCallResult](MethodToolCall, UIToRuntime, "Calls one tool directly, through the permission gate."),
 	req[RunStartParams, RunStartResult](MethodRunStart, UIToRuntime, "Starts an agent turn; answers at once with the run id."),
 	req[RunCancelParams, Empty](MethodRunCancel, UIToRuntime, "Cancels a run."),
+	req[ConversationParams, Empty](MethodConversationEnd, UIToRuntime, "Ends a conversation: forgets its history and removes the results kept for it."),
 	req[Empty, Empty](MethodShutdown, UIToRuntime, "Shuts the runtime down; it exits after answering."),
 	req[ConfirmParams, ConfirmResult](MethodUIConfirm, RuntimeToUI, "Asks the user a question (a tool call, a login, an app's request)."),
 	req[PromptParams, PromptResult](MethodUIPrompt, RuntimeToUI, "Asks the user for a line of text (a pasted redirect URL)."),

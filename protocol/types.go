@@ -86,6 +86,9 @@ const (
 	// StateBlockedByPolicy: the organization's managed policy forbids
 	// the server; it does not start (see ServerStatus.Policy).
 	StateBlockedByPolicy = "blocked_by_policy"
+	// StateIdle: a server that starts on first use is not running; its
+	// kept catalog is offered (Cached) and its next use starts it.
+	StateIdle = "idle"
 )
 
 // PolicyStatus names the rule of the managed policy that blocks a server.
@@ -117,7 +120,11 @@ type ServerStatus struct {
 	// both, and state goes away at the next protocol version.
 	Status string `json:"status,omitempty"`
 	// Tools counts the server's tools after include/exclude filters.
-	Tools           int    `json:"tools"`
+	Tools int `json:"tools"`
+	// Cached reports that Tools, ServerName and ServerVersion come from
+	// the catalog kept from the server's last run: it is not running
+	// (state idle, connecting, or error after a failed start on use).
+	Cached          bool   `json:"cached,omitempty"`
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	ServerName      string `json:"server_name,omitempty"`
 	ServerVersion   string `json:"server_version,omitempty"`
@@ -231,23 +238,6 @@ type ServerDetail struct {
 	Environment *EnvironmentNames `json:"environment,omitempty"`
 	// Tools lists the server's tools.
 	ToolList []ToolInfo `json:"tool_list"`
-}
-
-// EnvironmentNames says which environment variables a stdio server gets,
-// by name only: it does not inherit the host's environment. Names may come
-// from a project file: escape them before display.
-type EnvironmentNames struct {
-	// Base are the variables of the base set (PATH, HOME, the locale, the
-	// temp directory, …) the host's environment has.
-	Base []string `json:"base"`
-	// Env are the names the server's "env" sets.
-	Env []string `json:"env,omitempty"`
-	// EnvVars are the names of "env_vars" passed through from the host's
-	// environment.
-	EnvVars []string `json:"env_vars,omitempty"`
-	// Unset are the names of "env_vars" the host's environment lacks (not
-	// passed).
-	Unset []string `json:"unset,omitempty"`
 }
 
 // MCPGetResult answers mcp.get.

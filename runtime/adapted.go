@@ -26,11 +26,13 @@ type adaptation struct {
 	defs []*mcp.Tool // the list it adapts, before include/exclude filters
 	b    *adapter.Builder
 	err  error
+	// cached marks a catalog of kept definitions (cachedCaller).
+	cached bool
 }
 
 // matches reports whether a adapts the list defs with opts.
-func (a *adaptation) matches(defs []*mcp.Tool, opts adapter.Options) bool {
-	if a == nil || a.opts != opts || len(a.defs) != len(defs) {
+func (a *adaptation) matches(defs []*mcp.Tool, cached bool, opts adapter.Options) bool {
+	if a == nil || a.opts != opts || a.cached != cached || len(a.defs) != len(defs) {
 		return false
 	}
 	for i, d := range defs {
@@ -52,7 +54,7 @@ func (sv *server) adaptPage(first bool, tools []*mcp.Tool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if first || a.pending == nil {
-		a.pending = sv.newAdaptation(sv.adapterOptions(*opts))
+		a.pending = sv.newAdaptation(sv.adapterOptions(*opts), serverCaller{sv.m, sv.entry.ID})
 	}
 	p := a.pending
 	if p.err == nil {
@@ -70,28 +72,34 @@ func (sv *server) adapterOptions(opts adapter.Options) adapter.Options {
 	return opts
 }
 
-// newAdaptation starts the catalog of the server's tools with opts.
-func (sv *server) newAdaptation(opts adapter.Options) *adaptation {
-	b, err := adapter.NewBuilder(sv.entry.ID, serverCaller{sv.m, sv.entry.ID}, sv.filterFunc(), opts)
+// newAdaptation starts the catalog of the server's tools with opts, its
+// tools calling through caller.
+func (sv *server) newAdaptation(opts adapter.Options, caller adapter.Caller) *adaptation {
+	b, err := adapter.NewBuilder(sv.entry.ID, caller, sv.filterFunc(), opts)
 	return &adaptation{opts: opts, b: b, err: err}
 }
 
-// catalog returns the adapted catalog of defs, the server's current list.
-func (sv *server) catalog(defs []*mcp.Tool, opts adapter.Options) (*adapter.Catalog, error) {
+// catalog returns the adapted catalog of defs, the server's current list
+// (cached: its kept catalog, while it is stopped).
+func (sv *server) catalog(defs []*mcp.Tool, cached bool, opts adapter.Options) (*adapter.Catalog, error) {
 	opts = sv.adapterOptions(opts)
 	a := &sv.adapted
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch {
-	case a.pending.matches(defs, opts):
+	case a.pending.matches(defs, cached, opts):
 		a.done, a.pending = a.pending, nil
-	case a.done.matches(defs, opts):
+	case a.done.matches(defs, cached, opts):
 	default:
-		n := sv.newAdaptation(opts)
+		var caller adapter.Caller = serverCaller{sv.m, sv.entry.ID}
+		if cached {
+			caller = newCachedCaller(sv.m, sv.entry.ID, defs)
+		}
+		n := sv.newAdaptation(opts, caller)
 		if n.err == nil {
 			n.err = n.b.Add(defs)
 		}
-		n.defs = defs
+		n.defs, n.cached = defs, cached
 		a.done = n
 	}
 	if a.done.err != nil {

@@ -62,7 +62,7 @@ func TestCatalogAdaptedWhileListedAndKept(t *testing.T) {
 	sv, _ := m.server("p")
 	sess, _ := sv.liveSession()
 	sv.adapted.mu.Lock()
-	waiting := sv.adapted.pending.matches(sess.Tools(), opts)
+	waiting := sv.adapted.pending.matches(sess.Tools(), false, opts)
 	sv.adapted.mu.Unlock()
 	if !waiting {
 		t.Fatal("the server is ready but its catalog was not adapted from its pages")

@@ -25,27 +25,24 @@ func (c serverCaller) CallTool(ctx context.Context, name string, args any) (*mcp
 	return c.m.CallTool(withCallProgress(ctx, c.id, name, args), c.id, name, args)
 }
 
-// Catalog adapts the tools of every ready server into one snapshot for a
-// run. Servers that are not ready contribute nothing; local names are kept
-// free of collisions. Problems (skipped tools, renamed tools) are returned
+// Catalog adapts the tools of every ready server, and the kept catalogs of
+// lazy servers that are not running, into one snapshot for a run. Other
+// servers contribute nothing; local names are kept free of collisions. Problems (skipped tools, renamed tools) are returned
 // alongside, each naming its server.
 func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapshot, []string) {
 	var cats []*adapter.Catalog
 	var problems []string
 	for _, st := range m.List() {
-		if st.State != StateReady {
-			continue
-		}
 		sv, err := m.server(st.ID)
 		if err != nil {
 			continue // went away since List
 		}
-		s, err := sv.liveSession()
-		if err != nil {
+		defs, cached := sv.offered(st.State)
+		if defs == nil {
 			continue
 		}
 		// The server's include/exclude filters apply in the adapter.
-		cat, err := sv.catalog(s.Tools(), opts)
+		cat, err := sv.catalog(defs, cached, opts)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -97,8 +94,10 @@ type AgentOptions struct {
 	// catalog instead of offering it whole (see [Agent.SetToolSearch]).
 	ToolSearch ToolSearchOptions
 	// Results, when set, keeps whole the results cut at the output
-	// budget: each run keeps its own, offers the model the host tool
-	// adapter.ResultReadTool to read them, and removes them when it ends.
+	// budget and offers the model the host tool adapter.ResultReadTool to
+	// read them: in the conversation's scope a run is given
+	// (RunRequest.Results), else in a scope of the run's own, removed when
+	// it ends.
 	Results *resultstore.Store
 }
 
@@ -169,6 +168,11 @@ type RunRequest struct {
 	// OnTools, with the run's search mode: nil when the catalog is offered
 	// whole, else the catalog that exceeded the budget.
 	OnToolSearch func(info *ToolSearchInfo)
+	// Results, when set, is the conversation's scope of kept results: the
+	// run keeps its cut results there and reads those of the
+	// conversation's earlier runs; the caller closes it when the
+	// conversation ends.
+	Results *resultstore.Scope
 }
 
 // Run runs one turn: the model sees the tool snapshot taken now, and every
@@ -177,9 +181,11 @@ type RunRequest struct {
 // it gets a search tool and the tools it finds (see [ToolSearchOptions]).
 func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error) {
 	snap, tools, problems := a.Tools(ctx)
-	if a.opts.Results != nil {
-		scope := a.opts.Results.Scope()
-		defer scope.Close()
+	if scope := req.Results; scope != nil || a.opts.Results != nil {
+		if scope == nil {
+			scope = a.opts.Results.Scope()
+			defer scope.Close()
+		}
 		ctx = adapter.WithKeeper(ctx, scope)
 		tools = append(tools, scope.Tool(a.opts.Adapter.OutputBudget()))
 	}
@@ -215,6 +221,11 @@ var ErrDenied = errors.New("call denied")
 // the gate. tool is the server's own name for it. The verdict says who
 // decided; a denied call returns an error matching ErrDenied.
 func (a *Agent) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*core.Result, permission.Verdict, error) {
+	// A lazy server starts first: the gate judges the definition it
+	// offers now, not the one kept from its last run.
+	if err := a.opts.Manager.Wake(ctx, server); err != nil {
+		return nil, permission.Verdict{}, err
+	}
 	tools, err := a.opts.Manager.Tools(server)
 	if err != nil {
 		return nil, permission.Verdict{}, err

@@ -134,7 +134,7 @@ func (m *Manager) RecheckApprovals() {
 		was := sv.status.Approval
 		sv.mu.Unlock()
 		if was == nil || was.Decision != now.Decision {
-			m.replace(sv, sv.entry)
+			m.replace(sv, sv.entry).start()
 		}
 	}
 }

@@ -56,6 +56,9 @@ func (m *Manager) Instructions(id string) (text string, off bool) {
 	off = !sv.entry.Config.WantsInstructions()
 	s, err := sv.liveSession()
 	if err != nil {
+		if cat := sv.cachedCatalog(); cat != nil {
+			return ServerInstructions(cat.Instructions), off
+		}
 		return "", off
 	}
 	return ServerInstructions(s.Info().Instructions), off

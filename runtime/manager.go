@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/listcache"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,6 +88,12 @@ type ManagerOptions struct {
 	// run asks. Nil adapts on demand (a command that lists tools and
 	// does not run).
 	Adapter *adapter.Options
+	// Catalogs, when set, keeps each server's last catalog, and servers
+	// whose start mode is lazy ("start", lazy by default for stdio) start
+	// on first use: until then their kept catalog is offered, and they
+	// stop again after idle_timeout_ms unused. Nil connects every server
+	// at once (the CLI's one-off commands).
+	Catalogs *listcache.Catalogs
 	// Sandbox, when set, confines every stdio server by its "sandbox"
 	// policy (see [SandboxOptions]); nil runs them unconfined.
 	Sandbox *SandboxOptions
@@ -235,7 +242,12 @@ func (m *Manager) SetEnabled(id string, enabled bool) error {
 	m.enabled[id] = enabled
 	e := sv.entry
 	e.Config.Enabled = &enabled
-	m.replace(sv, e)
+	nsv := m.replace(sv, e)
+	if enabled {
+		// Turned on by a person: it starts now, lazy or not.
+		nsv.startNow()
+	}
+	nsv.start()
 	return nil
 }
 
@@ -244,17 +256,17 @@ func (m *Manager) restart(id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if sv, ok := m.servers[id]; ok && !m.closed {
-		m.replace(sv, sv.entry)
+		m.replace(sv, sv.entry).start()
 	}
 }
 
-// replace stops sv in the background and starts a server for e in its
-// place. m.mu must be held.
-func (m *Manager) replace(sv *server, e config.ServerEntry) {
+// replace stops sv in the background and puts a server for e in its
+// place, for the caller to start. m.mu must be held.
+func (m *Manager) replace(sv *server, e config.ServerEntry) *server {
 	go sv.stop()
 	nsv := newServer(m, e)
 	m.servers[e.ID] = nsv
-	nsv.start()
+	return nsv
 }
 
 // broadcast wakes every WaitSettled.
@@ -330,8 +342,13 @@ func (m *Manager) callTool(ctx context.Context, id, tool string, args any) (*mcp
 	if !sv.entry.ToolAllowed(tool) {
 		return nil, fmt.Errorf("server %q: tool %q is denied by the managed policy's tool_deny", id, tool)
 	}
-	s, err := sv.liveSession()
+	sv.use(1)
+	defer sv.use(-1)
+	s, err := sv.ready(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCachedDef(ctx, id, tool, s); err != nil {
 		return nil, err
 	}
 	res, err := s.CallTool(ctx, tool, args)

@@ -39,6 +39,7 @@ type server struct {
 	adapted adapted         // the adapted catalog, kept between runs (adapted.go)
 	tmp     string          // a stdio server's private temp dir (sandboxed.go)
 	proxy   *netproxy.Proxy // a stdio server's network proxy (netproxied.go)
+	lazy    lazyState       // start on first use, stop when idle (lazy.go)
 }
 
 func newServer(m *Manager, e config.ServerEntry) *server {
@@ -53,6 +54,12 @@ func newServer(m *Manager, e config.ServerEntry) *server {
 		Warnings:  e.Warnings(),
 	}
 	sv.status.Sandbox = sv.sandboxPreview()
+	sv.initLazy()
+	if sv.status.State == StateConnecting && sv.parkFirst() {
+		// Idle from the start: a use before the goroutine parks is not
+		// lost (wakec keeps it).
+		sv.status.State, sv.lazy.parked = StateIdle, true
+	}
 	switch {
 	case e.Blocked != nil:
 		sv.status.State, sv.status.LastError, sv.status.Policy = StateBlockedByPolicy, e.Blocked.Error(), policyStatus(e.Blocked)
@@ -156,8 +163,19 @@ func (sv *server) loop() {
 		return
 	}
 	attempts := 0
+	var park State // a lazy server waits for a use in this state first
+	if sv.parkFirst() && !sv.lazy.now {
+		park = StateIdle
+	}
 	for {
-		sv.update(func(st *Status) { st.State, st.NextRetryAt, st.Policy = StateConnecting, time.Time{}, nil })
+		if park != "" && !sv.park(park) {
+			return
+		}
+		park = ""
+		sv.update(func(st *Status) {
+			st.State, st.NextRetryAt, st.Policy = StateConnecting, time.Time{}, nil
+			sv.lazy.starts++
+		})
 		s, err := sv.connect()
 		if sv.ctx.Err() != nil {
 			if s != nil {
@@ -219,6 +237,16 @@ func (sv *server) loop() {
 			if errors.As(err, &te) && time.Until(te.RetryAt) > delay {
 				delay = time.Until(te.RetryAt)
 			}
+			if sv.parkFirst() {
+				// A lazy server is not retried on its own: its next use
+				// starts it again, its kept catalog offered meanwhile.
+				sv.update(func(st *Status) {
+					st.State, st.LastError, st.Attempts = StateError, err.Error(), attempts
+					sv.lazy.parked = true // one change: the catalog stays offered
+				})
+				park = StateError
+				continue
+			}
 			sv.update(func(st *Status) {
 				st.State, st.LastError, st.Attempts, st.NextRetryAt = StateError, err.Error(), attempts, time.Now().Add(delay)
 			})
@@ -230,9 +258,11 @@ func (sv *server) loop() {
 		attempts = 0
 		sv.refreshAuth()
 		info := s.Info()
+		sv.keepCatalog(s, s.Tools())
 		sv.mu.Lock()
 		sv.sess = s
 		sv.version = info.ProtocolVersion
+		sv.lazy.subs, sv.lazy.lastUse = 0, time.Now()
 		sv.mu.Unlock()
 		sv.update(func(st *Status) {
 			st.State, st.LastError, st.Attempts = StateReady, "", 0
@@ -245,11 +275,18 @@ func (sv *server) loop() {
 			sv.m.opts.OnToolsChanged(e.ID)
 		}
 		var lost error
+		idle, idleStop := sv.idleTimer(), false
 	watch:
 		select {
 		case <-sv.ctx.Done():
 		case <-s.Done():
 			lost = s.Err()
+		case <-timerC(idle):
+			if stopped, left := sv.idleStop(); !stopped {
+				idle.Reset(left)
+				goto watch
+			}
+			idleStop = true
 		case <-sv.kick:
 		case l := <-sv.lostc:
 			if l.sess != s {
@@ -259,9 +296,29 @@ func (sv *server) loop() {
 			}
 			lost = l.err
 		}
+		if idle != nil {
+			idle.Stop()
+		}
+		if idleStop {
+			// Unused for idle_timeout_ms (idleStop detached the session):
+			// the process stops, the catalog listed last is offered until
+			// the next use starts it again.
+			_ = s.Close()
+			park = StateIdle
+			continue
+		}
 		sv.mu.Lock()
 		sv.sess, sv.gone = nil, lost
 		sv.mu.Unlock()
+		if lost != nil && !errors.Is(lost, auth.ErrLoginRequired) && sv.parkFirst() && sv.ctx.Err() == nil {
+			sv.update(func(st *Status) {
+				st.State, st.LastError, st.Attempts = StateError, lost.Error(), 1
+				sv.lazy.parked = true
+			})
+			_ = s.Close()
+			park = StateError
+			continue
+		}
 		if sv.ctx.Err() == nil && lost == nil {
 			// Reconnect asked for: the old session is closing (a stdio
 			// server may take a moment), so say connecting now rather than
@@ -371,8 +428,11 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 		ShutdownGrace: sv.m.opts.ShutdownGrace,
 		OneShot:       sv.m.opts.OneShot,
 		OnToolsPage:   sv.adaptPage,
-		OnToolsChanged: func([]*mcp.Tool, error) {
+		OnToolsChanged: func(tools []*mcp.Tool, err error) {
 			defer sv.recoverIn("the tools/list_changed handler")
+			if err == nil {
+				sv.rekeepCatalog(tools)
+			}
 			sv.update(func(*Status) {})
 			if sv.m.opts.OnToolsChanged != nil {
 				sv.m.opts.OnToolsChanged(e.ID)
@@ -382,40 +442,6 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	opts.WrapCommand = sv.sandboxWrap(&cfg)
 	s, err := session.Connect(ctx, opts)
 	return s, sv.withSandboxHint(err)
-}
-
-// checkHealth pings a session after a failed call and reconnects when the
-// server no longer answers.
-func (sv *server) checkHealth(s *session.Session) {
-	ctx, cancel := context.WithTimeout(sv.ctx, 5*time.Second)
-	defer cancel()
-	err := s.Ping(ctx)
-	if err == nil || sv.ctx.Err() != nil {
-		return
-	}
-	sv.lose(s, fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err))
-}
-
-// lose tells the server's goroutine that session s is no longer usable,
-// unless s has been replaced already.
-func (sv *server) lose(s *session.Session, err error) {
-	sv.mu.Lock()
-	current := sv.sess == s
-	sv.mu.Unlock()
-	if current {
-		select {
-		case sv.lostc <- lostConn{s, err}:
-		default:
-		}
-	}
-}
-
-// lostConn says that sess stopped answering, and why. It names the
-// session so that a signal arriving after a reconnect cannot tear down the
-// new, healthy one.
-type lostConn struct {
-	sess *session.Session
-	err  error
 }
 
 // policyStatus is a policy block in a status's form.

@@ -25,6 +25,10 @@ const (
 	// StateBlockedByPolicy: the organization's managed policy forbids
 	// the server (see Status.Policy); it does not start.
 	StateBlockedByPolicy State = "blocked_by_policy"
+	// StateIdle: a server that starts on first use ("start": "lazy") is
+	// not running; its kept catalog is offered (Status.Cached) and its
+	// next use starts it.
+	StateIdle State = "idle"
 )
 
 // PolicyStatus names the managed policy's rule that blocks a server.
@@ -61,6 +65,9 @@ type Status struct {
 	Enabled   bool   `json:"enabled"`
 	State     State  `json:"state"`
 	Tools     int    `json:"tools"`
+	// Cached reports that Tools (and ServerName, ServerVersion) come from
+	// the catalog kept from the server's last run: it is not running.
+	Cached bool `json:"cached,omitempty"`
 	// ProtocolVersion, ServerName and ServerVersion come from the handshake.
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	ServerName      string `json:"server_name,omitempty"`
@@ -108,6 +115,12 @@ func (sv *server) snapshot() Status {
 	st := sv.status
 	s := sv.sess
 	sv.mu.Unlock()
+	if cat := sv.cachedCatalog(); cat != nil {
+		st.Tools, st.Cached = countSafe(sv.filter(cat.Tools)), true
+		if st.ServerName == "" {
+			st.ServerName, st.ServerVersion = cat.ServerName, cat.ServerVersion
+		}
+	}
 	if s != nil {
 		info := s.Info()
 		st.Tools = countSafe(sv.filter(s.Tools()))

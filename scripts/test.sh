@@ -2,9 +2,10 @@
 # The whole test suite, as CI runs it (`make test`): installs its peers
 # (scripts/deps.sh) while the static checks of scripts/lint.sh (gofmt, go
 # vet, staticcheck) run beside it, then go test -race -count=1 over every package
-# with E2E_REQUIRED=1 (a missing peer fails instead of skipping), every
-# fuzz target briefly (scripts/fuzz.sh), then the Windows unit tests of
-# tokenstore and the stdio session under wine (scripts/wine-test.sh).
+# with E2E_REQUIRED=1 (a missing peer fails instead of skipping) while, at
+# the lowest CPU priority, every fuzz target runs briefly (scripts/fuzz.sh)
+# and then the Windows unit tests of tokenstore, runtime/process and the
+# stdio session under wine (scripts/wine-test.sh).
 # Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,13 +59,24 @@ esac
 # buildHost; tests that measure its memory get a build without it).
 # Two packages at a time: the reference machine has 2 cores.
 export E2E_HOST_RACE=1
+# The fuzz targets and the Windows unit tests run beside go test at the
+# lowest CPU priority (nice 19): the end-to-end tests spend much of their
+# time waiting on processes they started, and this work fills those waits
+# instead of following them; whatever the tests need runs first. Their
+# output is printed, and a failure fails the run, once go test is done.
+step "fuzz targets (scripts/fuzz.sh) and the Windows unit tests (scripts/wine-test.sh) start beside go test, at nice 19"
+(nice -n 19 bash scripts/fuzz.sh && nice -n 19 bash scripts/wine-test.sh) >"$logs/side" 2>&1 &
+side_pid=$!
+
 step "go test -race -count=1 -p 2 -timeout 40m ./..."
-go test -race -count=1 -p 2 -timeout 40m "$@" ./...
+test_ok=0
+go test -race -count=1 -p 2 -timeout 40m "$@" ./... || test_ok=$?
 
-step "fuzz targets, briefly"
-bash scripts/fuzz.sh
-
-step "Windows unit tests under wine"
-bash scripts/wine-test.sh
+step "go test done; waiting for the fuzz targets and the Windows unit tests"
+side_ok=0
+wait "$side_pid" || side_ok=$?
+cat "$logs/side"
+[ "$test_ok" -eq 0 ] || { echo "test: go test failed (its output is above the fuzz and wine output)" >&2; exit 1; }
+[ "$side_ok" -eq 0 ] || { echo "test: the fuzz targets or the Windows unit tests failed (their output is just above)" >&2; exit 1; }
 
 step "all passed"

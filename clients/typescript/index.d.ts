@@ -334,6 +334,11 @@ export interface Content {
   uri?: string;
 }
 
+/** ConversationParams name a conversation: the id run.start answered. */
+export interface ConversationParams {
+  conversation: string;
+}
+
 /** DisplayForm is how a URL is shown to a person, beside the raw URL that is opened. The runtime sets it on every URL it asks the UI to show or open (ui.open_url.request, a login's paste-back prompt, the confirms of an elicitation's page and an app's link), after checking the URL: it has no userinfo ("https://good.com@evil.com" is refused) and no invisible, bidirectional, control or space character. A UI shows these fields, never a host read from URL itself: a look-alike host ("аpple.com" with a Cyrillic "а") is shown in its ASCII form, "xn--pple-43d.com". */
 export interface DisplayForm {
   /** DisplayHost is the host (with the port the URL names) in ASCII form, followed by its Unicode form in parentheses only when the whole host is written in a single script: "xn--pple-43d.com", "xn--bcher-kva.example (bücher.example)". */
@@ -867,6 +872,8 @@ export interface ServerDetail {
   approval?: null | ApprovalStatus;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
+  /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */
+  cached?: boolean;
   command?: string;
   /** DisplayURL is URL as a person is shown it: its display form (see [DisplayForm]), or, for a URL the display check refuses, a quote of it marked as refused. Show it, not URL. */
   display_url?: string;
@@ -932,6 +939,8 @@ export interface ServerStatus {
   approval?: null | ApprovalStatus;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
+  /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */
+  cached?: boolean;
   enabled: boolean;
   id: string;
   /** LastConnectedAt is the time of the last successful handshake. */
@@ -1117,6 +1126,8 @@ export interface Requests {
   "run.start": { params: RunStartParams; result: RunStartResult };
   /** Cancels a run. */
   "run.cancel": { params: RunCancelParams; result: Empty };
+  /** Ends a conversation: forgets its history and removes the results kept for it. */
+  "conversation.end": { params: ConversationParams; result: Empty };
   /** Shuts the runtime down; it exits after answering. */
   "shutdown": { params: Empty; result: Empty };
   /** Reads an app's UI resource or another resource of its server. */
@@ -1288,6 +1299,8 @@ export declare class HostClient extends EventEmitter {
   runStart(params: RunStartParams, options?: RequestOptions): Promise<RunStartResult>;
   /** Cancels a run. (run.cancel) */
   runCancel(params: RunCancelParams, options?: RequestOptions): Promise<Empty>;
+  /** Ends a conversation: forgets its history and removes the results kept for it. (conversation.end) */
+  conversationEnd(params: ConversationParams, options?: RequestOptions): Promise<Empty>;
   /** Shuts the runtime down; it exits after answering. (shutdown) */
   shutdown(params?: Empty, options?: RequestOptions): Promise<Empty>;
   /** Reads an app's UI resource or another resource of its server. (app.read_resource) */

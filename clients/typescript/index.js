@@ -20,6 +20,7 @@ export const METHODS = Object.freeze([
   { name: "tool.call", direction: "ui_to_runtime", notification: false },
   { name: "run.start", direction: "ui_to_runtime", notification: false },
   { name: "run.cancel", direction: "ui_to_runtime", notification: false },
+  { name: "conversation.end", direction: "ui_to_runtime", notification: false },
   { name: "shutdown", direction: "ui_to_runtime", notification: false },
   { name: "ui.confirm.request", direction: "runtime_to_ui", notification: false },
   { name: "ui.prompt.request", direction: "runtime_to_ui", notification: false },
@@ -287,6 +288,9 @@ HostClient.prototype.runStart = function (params, options) {
 };
 HostClient.prototype.runCancel = function (params, options) {
   return this.request("run.cancel", params, options);
+};
+HostClient.prototype.conversationEnd = function (params, options) {
+  return this.request("conversation.end", params, options);
 };
 HostClient.prototype.shutdown = function (params, options) {
   return this.request("shutdown", params, options);

@@ -137,6 +137,10 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if dir, err := listcache.DefaultPath(); err == nil {
 		mo.ToolsCache = &listcache.Dir{Path: dir, Logger: logger}
 	}
+	// Kept catalogs let lazy servers start on first use.
+	if dir, err := listcache.CacheDir("catalogs"); err == nil {
+		mo.Catalogs = &listcache.Catalogs{Dir: listcache.Dir{Path: dir, Logger: logger}}
+	}
 	if store, err := openTokenStore(global, func(w string) { logger.Warn(w) }); err != nil {
 		logger.Error("token store unavailable; tokens are kept in memory for this process", "error", err)
 	} else {

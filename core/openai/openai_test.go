@@ -387,3 +387,36 @@ func (addTool) Call(ctx context.Context, args json.RawMessage) (*core.Result, er
 	}
 	return core.TextResult(fmt.Sprint(v.A + v.B)), nil
 }
+
+// A user message whose parts hold an image or audio clip the API takes
+// goes as content parts (its text first, naming every part); a part of
+// another type stays named in the text only, and a message without such
+// parts stays a string.
+func TestUserPartsAsContentParts(t *testing.T) {
+	s := newServer(t, sse(chunk(`{"content":"ok"}`, "stop"), "data: [DONE]\n\n"))
+	p := s.provider(t, nil)
+	parts := &core.Result{Content: []core.Content{
+		{Type: core.ContentText, Text: "look"},
+		{Type: core.ContentImage, MIMEType: "image/PNG", Data: []byte{1, 2, 3}},
+		{Type: core.ContentImage, MIMEType: "image/svg+xml", Data: []byte("<svg/>")},
+		{Type: core.ContentAudio, MIMEType: "audio/wav", Data: []byte{4}},
+		{Type: core.ContentResource, URI: "x://r", MIMEType: "image/jpeg", Data: []byte{5}},
+	}}
+	req := core.Request{Messages: []core.Message{
+		{Role: core.RoleUser, Content: core.RenderResult(parts), Result: parts},
+		{Role: core.RoleAssistant, Content: "seen"},
+		{Role: core.RoleUser, Content: "and now?", Result: &core.Result{Content: []core.Content{{Type: core.ContentText, Text: "and now?"}}}},
+	}}
+	if _, _, err := collect(t, p, req); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(s.body(0)["messages"])
+	want := `[{"content":[{"text":"look\n[image: image/PNG, 3 bytes]\n[image: image/svg+xml, 6 bytes]\n[audio: audio/wav, 1 bytes]\n[resource x://r: image/jpeg, 1 bytes]","type":"text"},` +
+		`{"image_url":{"url":"data:image/png;base64,AQID"},"type":"image_url"},` +
+		`{"input_audio":{"data":"BA==","format":"wav"},"type":"input_audio"},` +
+		`{"image_url":{"url":"data:image/jpeg;base64,BQ=="},"type":"image_url"}],"role":"user"},` +
+		`{"content":"seen","role":"assistant"},{"content":"and now?","role":"user"}]`
+	if string(got) != want {
+		t.Errorf("wire messages:\n got %s\nwant %s", got, want)
+	}
+}

@@ -25,6 +25,9 @@ type wireMessage struct {
 	Content    *string        `json:"content"`
 	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
+	// Parts, when set, replace Content on the wire: a user message with
+	// images or audio (parts.go). Never read from an answer.
+	Parts []wirePart `json:"-"`
 }
 
 type wireToolCall struct {
@@ -85,6 +88,7 @@ func (p *Provider) wireRequest(req core.Request) chatRequest {
 		if m.Role == core.RoleTool {
 			wm.ToolCallID = m.ToolCallID
 		}
+		wm.Parts = userParts(m, content)
 		out.Messages = append(out.Messages, wm)
 	}
 	for _, d := range req.Tools {

@@ -41,10 +41,11 @@ type Step struct {
 	// Error, if set, makes the model call fail with this message.
 	Error string `json:"error,omitempty"`
 	// Capture, if set, is a regular expression looked for in the tool
-	// results of the conversation, the latest first: its first submatch
-	// (or whole match) replaces every "{{capture}}" in the step's call
-	// arguments, JSON-escaped. A script uses it to pass on what only a
-	// result tells, such as an id.
+	// results and the user's messages of the conversation, the latest
+	// first: its first submatch (or whole match) replaces every
+	// "{{capture}}" in the step's call arguments, JSON-escaped. A script
+	// uses it to pass on what only a result (or the user) tells, such as
+	// an id.
 	Capture string `json:"capture,omitempty"`
 	// Before, if set, runs before the step is answered, with the model
 	// call's context and request; an error fails the model call. Tests use
@@ -218,8 +219,9 @@ func copyRequest(req core.Request) core.Request {
 }
 
 // capture returns the first submatch (or the match) of the expression
-// expr in the tool results of msgs, the latest first, JSON-escaped without
-// its quotes; nil when expr is empty or matches nothing.
+// expr in the tool results and user messages of msgs, the latest first,
+// JSON-escaped without its quotes; nil when expr is empty or matches
+// nothing.
 func capture(expr string, msgs []core.Message) ([]byte, error) {
 	if expr == "" {
 		return nil, nil
@@ -229,7 +231,7 @@ func capture(expr string, msgs []core.Message) ([]byte, error) {
 		return nil, fmt.Errorf("capture: %w", err)
 	}
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != core.RoleTool {
+		if msgs[i].Role != core.RoleTool && msgs[i].Role != core.RoleUser {
 			continue
 		}
 		m := re.FindStringSubmatch(msgs[i].Content)

@@ -133,4 +133,15 @@ func TestCapture(t *testing.T) {
 	if _, err := scripted.Parse([]byte(`[{"capture": "(", "text": "x"}]`)); err == nil {
 		t.Error("a bad capture expression parsed")
 	}
+	// The user's message counts too (a test names an id in its prompt);
+	// the latest message first.
+	p = scripted.New(steps...)
+	msgs = append(msgs, core.Message{Role: core.RoleUser, Content: `read id "u1" now`})
+	resp, err = p.Stream(context.Background(), core.Request{Messages: msgs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(resp.ToolCalls[0].Args); got != `{"id": "u1"}` {
+		t.Errorf("args from the user's message %s", got)
+	}
 }

@@ -78,7 +78,7 @@ func convertKeeping(res *mcp.CallToolResult, maxOut int, k Keeper, server, tool 
 		shown += len(render(c))
 	}
 	out.Content[note].Text = fmt.Sprintf("[output truncated at the output budget: shown are the first %d of %d bytes (%d lines). "+
-		"The whole result is kept for this turn as id %q: read the rest with the tool %s, "+
+		"The whole result is kept for this conversation as id %q: read the rest with the tool %s, "+
 		`e.g. {"id": %q, "offset": %d, "length": %d}, or {"id": %q, "lines": "1-200"}, or {"id": %q, "search": "a term"}]`,
 		shown, kept.Bytes, kept.Lines, kept.ID, ResultReadTool, kept.ID, shown, maxOut, kept.ID, kept.ID)
 	return out

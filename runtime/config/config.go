@@ -90,6 +90,13 @@ type ServerConfig struct {
 	// MaxOutputTokens overrides the output budget of the server's tool
 	// results, in estimated model tokens; 0 means the host's default.
 	MaxOutputTokens int `json:"max_output_tokens,omitempty"`
+	// Start is "eager" (connect when the host starts) or "lazy" (offer the
+	// kept catalog and start on first use); "" means lazy for stdio, eager
+	// for http and sse (see [ServerConfig.StartMode]).
+	Start string `json:"start,omitempty"`
+	// IdleTimeoutMS stops a lazy server after this long without calls
+	// or watchers; nil means DefaultIdleTimeout, 0 never.
+	IdleTimeoutMS *int `json:"idle_timeout_ms,omitempty"`
 	// Registry records where an entry added with "host mcp add
 	// --from-registry" came from, so "host mcp update" can offer a newer
 	// version. It never changes what runs: the command line or URL does.
@@ -307,6 +314,9 @@ func (c *ServerConfig) Validate() error {
 	if c.MaxOutputTokens < 0 {
 		return bad("max_output_tokens", "must not be negative")
 	}
+	if err := c.validateStart(); err != nil {
+		return err
+	}
 	for field, globs := range map[string][]string{"include_tools": c.IncludeTools, "exclude_tools": c.ExcludeTools} {
 		for _, g := range globs {
 			if _, err := path.Match(g, ""); err != nil {
@@ -356,31 +366,6 @@ func (c *ServerConfig) Validate() error {
 			if u, err := url.Parse(v); err != nil || u.Scheme == "" || u.Host == "" {
 				return bad(field, "must be an absolute URL, got %q", v)
 			}
-		}
-	}
-	return nil
-}
-
-// checkEnvName reports why name cannot be an environment variable's name
-// in env_vars: empty, "=" (which ends a name), or a space or control
-// character (not a name any shell or program writes), or ${...} (names are
-// passed as written, never expanded).
-func checkEnvName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("empty variable name")
-	case len(name) > 256:
-		return fmt.Errorf("variable name %.32q… is longer than 256 bytes", name)
-	case strings.Contains(name, "="):
-		// The part after "=" may be a secret pasted by mistake: not shown.
-		before, _, _ := strings.Cut(name, "=")
-		return fmt.Errorf("invalid variable name %q followed by '=': list names only; a value goes in \"env\"", before)
-	case strings.Contains(name, "$"):
-		return fmt.Errorf("invalid variable name %q: list names as they are, not ${VAR}", name)
-	}
-	for _, r := range name {
-		if r <= ' ' || r == 0x7f || r > '~' {
-			return fmt.Errorf("invalid variable name %q: use printable ASCII without spaces", name)
 		}
 	}
 	return nil

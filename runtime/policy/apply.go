@@ -87,6 +87,12 @@ func (p *Policy) applyEntry(e *config.ServerEntry, lookup func(string) (string, 
 		e.Config.AutoAllow = ""
 		e.Notes = append(e.Notes, fmt.Sprintf(`"auto_allow" is ignored: the managed policy %s sets "auto_allow": false`, p.File))
 	}
+	if p.Start != "" && e.Config.Start != p.Start {
+		if e.Config.Start != "" {
+			e.Notes = append(e.Notes, fmt.Sprintf(`"start": %q is ignored: the managed policy %s sets "start": %q`, e.Config.Start, p.File, p.Start))
+		}
+		e.Config.Start = p.Start
+	}
 	e.DeniedTools = p.toolDeny(e.ID)
 	if len(p.OAuthCallbackPorts) > 0 && e.Config.TransportName() != "stdio" && e.Err == nil {
 		if o := e.Config.OAuth; o == nil || (o.CallbackPort == 0 && o.RedirectURI == "") {

@@ -194,6 +194,10 @@ func (d *decoder) policy(p *Policy) {
 					}
 				}
 			}
+		case "start":
+			if d.value(m, &p.Start) && p.Start != config.StartEager && p.Start != config.StartLazy {
+				d.fail(m.valOff, `"start" must be "eager" or "lazy", not %q`, p.Start)
+			}
 		case "$comment", "description":
 		default:
 			d.fail(m.keyOff, "unknown key %q", m.key)

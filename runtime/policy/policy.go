@@ -100,6 +100,9 @@ type Policy struct {
 	// OAuthCallbackPorts are the only loopback ports OAuth callbacks may
 	// use; empty allows any.
 	OAuthCallbackPorts []int
+	// Start, when set ("eager" or "lazy"), is every server's start mode,
+	// whatever its "start" says.
+	Start string
 }
 
 // Active reports whether a policy file applies.

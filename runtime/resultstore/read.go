@@ -50,7 +50,7 @@ func (t *readTool) Name() string { return adapter.ResultReadTool }
 func (t *readTool) Description() string {
 	return "Read more of an MCP tool result that was cut at the output budget: the note of such a result gives its id. " +
 		"Give offset and length (bytes), or lines (\"first-last\", 1-based), or search (a term: the matching lines with their numbers). " +
-		fmt.Sprintf("Answers at most %d bytes a call. Kept results are removed when this turn ends.", t.maxOut)
+		fmt.Sprintf("Answers at most %d bytes a call. Kept results are removed when the conversation ends, or after a day.", t.maxOut)
 }
 
 // Schema is the tool's input schema.

@@ -4,11 +4,12 @@
 //
 // A [Store] is one directory in the user's cache directory. Each result is
 // one file of mode 0600, bounded on its own (MaxResultBytes) and with the
-// others of the process (MaxTotalBytes). A [Scope] (one run) can read only
-// the results it kept, and removes them when it is closed; closing the
-// store removes every result it kept; files older than MaxAge (a day), left
-// by a host that did not close, are swept when a store opens and whenever
-// it keeps a result.
+// others of the process (MaxTotalBytes). A [Scope] (one conversation, or
+// one run) can read only the results it kept, and removes them when it is
+// closed; closing the store removes every result it kept; files older than
+// MaxAge (a day), left by a host that did not close or kept by a
+// conversation that has gone on that long, are swept when a store opens
+// and whenever it keeps a result.
 package resultstore
 
 import (
@@ -235,8 +236,9 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// A Scope is the results of one run: it reads only those, and Close
-// removes them. Safe for concurrent use.
+// A Scope is the results of one conversation (or one run): it reads only
+// those, whatever ids a model names, and Close removes them. Safe for
+// concurrent use.
 type Scope struct {
 	s      *Store
 	mu     sync.Mutex
@@ -255,7 +257,7 @@ func (sc *Scope) Keep(_, _ string, write func(io.Writer) error) (adapter.Kept, e
 	closed := sc.closed
 	sc.mu.Unlock()
 	if closed {
-		return adapter.Kept{}, errors.New("result store: the run has ended")
+		return adapter.Kept{}, errors.New("result store: the conversation has ended")
 	}
 	k, err := sc.s.keep(write)
 	if err != nil {
@@ -265,7 +267,7 @@ func (sc *Scope) Keep(_, _ string, write func(io.Writer) error) (adapter.Kept, e
 	defer sc.mu.Unlock()
 	if sc.closed {
 		sc.s.remove(k.ID)
-		return adapter.Kept{}, errors.New("result store: the run has ended")
+		return adapter.Kept{}, errors.New("result store: the conversation has ended")
 	}
 	sc.ids[k.ID] = true
 	return k, nil
@@ -277,9 +279,12 @@ func (sc *Scope) open(id string) (*os.File, int64, error) {
 	ok := sc.ids[id]
 	sc.mu.Unlock()
 	if !ok {
-		return nil, 0, fmt.Errorf("no kept result %q in this turn", id)
+		return nil, 0, fmt.Errorf("no kept result %q in this conversation", id)
 	}
 	f, err := os.Open(sc.s.path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, fmt.Errorf("kept result %q is gone: kept results are removed after a day", id)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("kept result %q: %w", id, err)
 	}

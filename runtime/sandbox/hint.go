@@ -4,22 +4,31 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // deniedPath finds the path a program said it was refused, in the words
 // of node ("EACCES: permission denied, open '/x'"), Python
 // ("[Errno 13] Permission denied: '/x'"), Go ("open /x: permission
-// denied") and the launcher itself.
-var deniedPath = []*regexp.Regexp{
-	regexp.MustCompile(`(?:EACCES|EPERM): (?:permission denied|operation not permitted), \w+ '([^']+)'`),
-	regexp.MustCompile(`(?:Permission denied|Operation not permitted): '([^']+)'`),
-	regexp.MustCompile(`(?i)(/[^:\s'"]+): (?:permission denied|operation not permitted)`),
-	regexp.MustCompile(`the sandbox denied starting (/\S+)`),
-}
+// denied") and the launcher itself. The expressions are compiled on first
+// use, not at package initialisation: this package is linked into the
+// sandbox launcher, whose start is every sandboxed server's start, and
+// compiling them there cost about 0.5 ms (GODEBUG=inittrace=1).
+var deniedPath = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?:EACCES|EPERM): (?:permission denied|operation not permitted), \w+ '([^']+)'`),
+		regexp.MustCompile(`(?:Permission denied|Operation not permitted): '([^']+)'`),
+		regexp.MustCompile(`(?i)(/[^:\s'"]+): (?:permission denied|operation not permitted)`),
+		regexp.MustCompile(`the sandbox denied starting (/\S+)`),
+	}
+})
 
 // deniedNet finds a refused connection ("connect EACCES 127.0.0.1:5432",
-// "dial tcp 10.0.0.1:443: connect: permission denied").
-var deniedNet = regexp.MustCompile(`connect (?:EACCES|EPERM) (\S+)|dial tcp (\S+): connect: (?:permission denied|operation not permitted)`)
+// "dial tcp 10.0.0.1:443: connect: permission denied"), compiled on first
+// use like deniedPath.
+var deniedNet = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`connect (?:EACCES|EPERM) (\S+)|dial tcp (\S+): connect: (?:permission denied|operation not permitted)`)
+})
 
 // Hint explains a server that stopped under an active sandbox, from what
 // it said (its error and stderr tail): the denied path or address with the
@@ -29,12 +38,12 @@ func Hint(said string, st Status) string {
 	if st.State != StateActive {
 		return ""
 	}
-	for _, re := range deniedPath {
+	for _, re := range deniedPath() {
 		if m := re.FindStringSubmatch(said); m != nil {
 			return fmt.Sprintf(`the sandbox denied %s; if the server needs it, grant it with "sandbox": {"filesystem": {"read": [%q]}} (or "write")`, m[1], m[1])
 		}
 	}
-	if m := deniedNet.FindStringSubmatch(said); m != nil {
+	if m := deniedNet().FindStringSubmatch(said); m != nil {
 		addr := m[1] + m[2]
 		if strings.Contains(st.Summary, "network via proxy:") {
 			// Only the proxy's port is open: a direct connection fails

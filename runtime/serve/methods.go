@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
+	"github.com/mcp-host/mcp-host/runtime/resultstore"
 	"github.com/mcp-host/mcp-host/termsafe"
 )
 
@@ -114,8 +115,14 @@ func (s *service) MCPList(context.Context, *protocol.Empty) (*protocol.MCPListRe
 }
 
 // MCPGet adds detail to a server's status: where it is, its stderr tail and
-// its tools.
+// its tools; it starts a lazy server that is stopped.
 func (s *service) MCPGet(ctx context.Context, p *protocol.ServerParams) (*protocol.MCPGetResult, error) {
+	if _, err := s.status(p.ID); err != nil {
+		return nil, err
+	}
+	// Details are the live server's: a lazy server that is stopped starts
+	// (its failure shows in the status).
+	_ = s.m.Wake(ctx, p.ID)
 	st, err := s.status(p.ID)
 	if err != nil {
 		return nil, err
@@ -220,6 +227,14 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 	if err != nil {
 		return nil, err
 	}
+	if st.Cached {
+		// A lazy server that is stopped starts for the call, within the
+		// call's context; a failed start shows in the status.
+		_ = s.m.Wake(ctx, p.Server)
+		if st, err = s.status(p.Server); err != nil {
+			return nil, err
+		}
+	}
 	if st.State == runtime.StateConnecting && p.WaitReadyMS > 0 {
 		// The UI asked to wait for the connection rather than fail.
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(p.WaitReadyMS, protocol.MaxWaitReadyMS))*time.Millisecond)
@@ -306,6 +321,7 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	s.runs[id] = func() { cancelCause(protocol.ReasonCancelled) }
 	agent := s.agent
 	s.mu.Unlock()
+	scope := s.convBegin(conv, id) // conversation.go
 
 	msgs := append(append([]core.Message(nil), history...), turn...)
 	// The run begins once its id is on the wire: the UI reads the answer
@@ -313,12 +329,12 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	// goes out when the run has taken its tool snapshot, saying whether it
 	// is in search mode, before any event of the run.
 	protocol.OnReplied(ctx, func() {
-		go s.run(runCtx, cancel, agent, id, conv, msgs)
+		go s.run(runCtx, cancel, agent, id, conv, msgs, scope)
 	})
 	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
 }
 
-func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message) {
+func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message, scope *resultstore.Scope) {
 	defer cancel()
 	var table *adapter.Table
 	var snap *adapter.Snapshot
@@ -330,6 +346,7 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	res, err := agent.Run(ctx, runtime.RunRequest{
 		Provider:   s.opts.Provider,
 		Messages:   msgs,
+		Results:    scope,
 		OnTools:    func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
 		OnVerdict:  func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
 		OnProgress: prog.report, // progress.go
@@ -385,10 +402,11 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	}
 	s.mu.Lock()
 	delete(s.runs, id)
-	if res != nil && res.Status != core.StatusCancelled {
+	if res != nil && res.Status != core.StatusCancelled && !s.convEnded(conv) {
 		s.convs[conv] = res.Messages
 	}
 	s.mu.Unlock()
+	s.convRunEnded(conv, id)
 	s.enqueue(func() { s.ui.RunStatus(context.Background(), st) })
 }
 

@@ -21,7 +21,13 @@ const maxCompletions = 100
 
 // readySession returns the session of a ready server, or the protocol
 // error that says why there is none.
-func (s *service) readySession(id string) (*session.Session, error) {
+func (s *service) readySession(ctx context.Context, id string) (*session.Session, error) {
+	if _, err := s.status(id); err != nil {
+		return nil, err
+	}
+	// A lazy server that is stopped starts for the request (bounded by
+	// the request's context and the server's startup timeout).
+	_ = s.m.Wake(ctx, id)
 	st, err := s.status(id)
 	if err != nil {
 		return nil, err
@@ -39,10 +45,10 @@ func (s *service) readySession(id string) (*session.Session, error) {
 
 // targets returns the sessions a list covers: the named server, or every
 // ready server whose capabilities offer(caps) says yes to.
-func (s *service) targets(server string, offer func(*mcp.ServerCapabilities) bool) (map[string]*session.Session, []string, error) {
+func (s *service) targets(ctx context.Context, server string, offer func(*mcp.ServerCapabilities) bool) (map[string]*session.Session, []string, error) {
 	out := map[string]*session.Session{}
 	if server != "" {
-		sess, err := s.readySession(server)
+		sess, err := s.readySession(ctx, server)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -78,7 +84,7 @@ func failed(server, what string, err error) error {
 // PromptsList lists the prompts of one server or of every ready server
 // that offers prompts; their text is stripped.
 func (s *service) PromptsList(ctx context.Context, p *protocol.ListParams) (*protocol.PromptsListResult, error) {
-	sessions, ids, err := s.targets(p.Server, offersPrompts)
+	sessions, ids, err := s.targets(ctx, p.Server, offersPrompts)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +123,7 @@ func safeName(n string) bool { return n != "" && termsafe.Strip(n) == n && len(n
 
 // PromptsGet renders one prompt, its answer bounded while read.
 func (s *service) PromptsGet(ctx context.Context, p *protocol.PromptsGetParams) (*protocol.PromptsGetResult, error) {
-	sess, err := s.readySession(p.Server)
+	sess, err := s.readySession(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +178,7 @@ func (s *service) ResourcesComplete(ctx context.Context, p *protocol.CompletePar
 // complete asks the server's completion/complete; a server without the
 // completions capability is not asked and answers no values.
 func (s *service) complete(ctx context.Context, p *protocol.CompleteParams, ref *mcp.CompleteReference) (*protocol.CompleteResult, error) {
-	sess, err := s.readySession(p.Server)
+	sess, err := s.readySession(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +207,7 @@ func (s *service) complete(ctx context.Context, p *protocol.CompleteParams, ref 
 // ResourcesList lists the resources of one server or of every ready
 // server that offers resources.
 func (s *service) ResourcesList(ctx context.Context, p *protocol.ListParams) (*protocol.ResourcesListResult, error) {
-	sessions, ids, err := s.targets(p.Server, offersResources)
+	sessions, ids, err := s.targets(ctx, p.Server, offersResources)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +233,7 @@ func (s *service) ResourcesList(ctx context.Context, p *protocol.ListParams) (*p
 
 // ResourcesTemplatesList lists resource templates.
 func (s *service) ResourcesTemplatesList(ctx context.Context, p *protocol.ListParams) (*protocol.ResourceTemplatesListResult, error) {
-	sessions, ids, err := s.targets(p.Server, offersResources)
+	sessions, ids, err := s.targets(ctx, p.Server, offersResources)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +268,7 @@ func (s *service) ResourcesRead(ctx context.Context, p *protocol.ResourceParams)
 }
 
 func (s *service) readAttachment(ctx context.Context, p protocol.ResourceParams) (*core.Result, error) {
-	sess, err := s.readySession(p.Server)
+	sess, err := s.readySession(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -276,25 +282,27 @@ func (s *service) readAttachment(ctx context.Context, p protocol.ResourceParams)
 // ResourcesSubscribe subscribes to a resource's changes; they arrive as
 // resources.updated notifications.
 func (s *service) ResourcesSubscribe(ctx context.Context, p *protocol.ResourceParams) (*protocol.Empty, error) {
-	sess, err := s.readySession(p.Server)
+	sess, err := s.readySession(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}
 	if err := sess.Subscribe(ctx, p.URI); err != nil {
 		return nil, failed(p.Server, "resources/subscribe "+termsafe.Line(p.URI), err)
 	}
+	s.m.Subscribed(p.Server, 1) // keeps a lazy server awake
 	return &protocol.Empty{}, nil
 }
 
 // ResourcesUnsubscribe ends a subscription.
 func (s *service) ResourcesUnsubscribe(ctx context.Context, p *protocol.ResourceParams) (*protocol.Empty, error) {
-	sess, err := s.readySession(p.Server)
+	sess, err := s.readySession(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}
 	if err := sess.Unsubscribe(ctx, p.URI); err != nil {
 		return nil, failed(p.Server, "resources/unsubscribe "+termsafe.Line(p.URI), err)
 	}
+	s.m.Subscribed(p.Server, -1)
 	return &protocol.Empty{}, nil
 }
 
@@ -342,7 +350,14 @@ func (s *service) userTurn(ctx context.Context, p *protocol.RunStartParams) ([]c
 		out = append(out, core.Message{Role: role})
 		parts = append(parts, []core.Content{c})
 	}
+	// A prompt's binary parts are held to the bound prompts.get reads
+	// them with (the UI hands back what a server sent).
+	limit, data := resources.ReadLimit(s.opts.Adapter.MaxOutputBytes), 0
 	for i, m := range p.Messages {
+		if data += len(m.Content.Data); data > limit {
+			return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "messages"},
+				"run.start: the data of messages[0..%d] is over the bound of %d bytes a prompt's messages may carry", i, limit)
+		}
 		role := core.Role(m.Role)
 		if role != core.RoleUser && role != core.RoleAssistant {
 			return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "messages"},

@@ -20,8 +20,9 @@ import (
 
 // run.start takes a prompt's messages and attachments, and refuses a turn
 // that does not end with the user's message, a role other than user or
-// assistant, and an attachment without a uri or of a server that is not
-// configured or not ready.
+// assistant, binary parts over the bound prompts.get reads them with, and
+// an attachment without a uri or of a server that is not configured or not
+// ready.
 func TestRunStartMessagesAndAttachmentsRefused(t *testing.T) {
 	dir := t.TempDir()
 	global := filepath.Join(dir, "config.json")
@@ -45,6 +46,9 @@ func TestRunStartMessagesAndAttachmentsRefused(t *testing.T) {
 		"assistant last": {Messages: []protocol.PromptMessage{text("user", "a"), text("assistant", "b")}},
 		"system role":    {Messages: []protocol.PromptMessage{text("system", "a")}},
 		"attach no uri":  {Prompt: "x", Attach: []protocol.ResourceParams{{Server: "off"}}},
+		// Over the 2 MiB a prompts.get answer may carry by default.
+		"image too large": {Messages: []protocol.PromptMessage{text("user", "see"),
+			{Role: "user", Content: protocol.Content{Type: "image", MIMEType: "image/png", Data: make([]byte, 3<<20)}}}},
 	} {
 		if _, err := rt.RunStart(ctx, p); code(err) != protocol.CodeInvalidParams {
 			t.Errorf("%s: err = %v, want %d", name, err, protocol.CodeInvalidParams)

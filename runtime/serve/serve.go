@@ -146,6 +146,8 @@ type service struct {
 	// results keeps whole the results cut at the output budget, nil when
 	// its directory cannot be used (results are then only cut).
 	results *resultstore.Store
+	// conv holds each conversation's kept results and runs (conversation.go).
+	conv conversations
 
 	quit     chan struct{}
 	quitOnce sync.Once

@@ -51,6 +51,14 @@ func (u *ui) Log(context.Context, *protocol.LogParams) error               { ret
 // its error.
 func start(t *testing.T, opts serve.ServeOptions) (rt protocol.Server, done <-chan struct{}, serveErr *error) {
 	t.Helper()
+	conn, done, serveErr := startConn(t, opts)
+	return protocol.NewServerCaller(conn), done, serveErr
+}
+
+// startConn is start returning the UI's connection, for the callers of
+// the methods beyond protocol.Server.
+func startConn(t *testing.T, opts serve.ServeOptions) (*protocol.Conn, <-chan struct{}, *error) {
+	t.Helper()
 	toRuntime, fromUI := io.Pipe()
 	toUI, fromRuntime := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -72,7 +80,7 @@ func start(t *testing.T, opts serve.ServeOptions) (rt protocol.Server, done <-ch
 			t.Error("Serve did not return after its context ended")
 		}
 	})
-	return protocol.NewServerCaller(conn), finished, &err
+	return conn, finished, &err
 }
 
 func code(err error) int64 {

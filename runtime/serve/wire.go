@@ -32,7 +32,7 @@ func EnvironmentNames(cfg config.ServerConfig) *protocol.EnvironmentNames {
 func Status(st runtime.Status) protocol.ServerStatus {
 	out := protocol.ServerStatus{
 		ID: st.ID, Transport: st.Transport, Source: st.Source, Enabled: st.Enabled,
-		State: string(st.State), Status: string(st.State), Tools: st.Tools,
+		State: string(st.State), Status: string(st.State), Tools: st.Tools, Cached: st.Cached,
 		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
 		SessionID: st.SessionID, LastError: st.LastError,
 		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,

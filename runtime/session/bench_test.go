@@ -47,3 +47,26 @@ func BenchmarkListTenThousandTools(b *testing.B) {
 		s.Close()
 	}
 }
+
+// BenchmarkStdioBigResult measures the memory one 5 MB tool result from a
+// stdio server costs the session: B/op is the bytes allocated to read,
+// check and decode it, about 5 MB for each copy made on the way.
+func BenchmarkStdioBigResult(b *testing.B) {
+	const size = 5 << 20
+	s, err := session.Connect(context.Background(), stdioOptions(b, nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.CallTool(context.Background(), "big", map[string]any{"bytes": size})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(res.Content[0].(*mcp.TextContent).Text); n != size/100*100 {
+			b.Fatalf("result of %d bytes", n)
+		}
+	}
+}

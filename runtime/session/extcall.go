@@ -46,11 +46,30 @@ type extConn struct {
 	mu      sync.Mutex
 	pending map[string]chan *jsonrpc.Response
 	lean    map[jsonrpc.ID]*listCapture // tools/list calls whose pages to read
+	calls   map[jsonrpc.ID]*callCapture // tools/calls whose large texts to read (leancall.go)
 }
 
 // Write notes the SDK's tools/list calls whose context asks for their page
 // to be read on the way back (see leanlist.go).
 func (c *extConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.IsCall() {
+		if cc := callCaptureFrom(ctx); cc != nil {
+			cc.reset()
+			c.mu.Lock()
+			if c.calls == nil {
+				c.calls = make(map[jsonrpc.ID]*callCapture)
+			}
+			c.calls[req.ID] = cc
+			c.mu.Unlock()
+			err := c.Connection.Write(ctx, msg)
+			if err != nil {
+				c.mu.Lock()
+				delete(c.calls, req.ID)
+				c.mu.Unlock()
+			}
+			return err
+		}
+	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.IsCall() {
 		if lc := listCaptureFrom(ctx); lc != nil {
 			c.mu.Lock()
@@ -71,9 +90,21 @@ func (c *extConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.Connection.Write(ctx, msg)
 }
 
-// leanAnswer trims the answer to a tools/list call Write noted.
+// leanAnswer trims the answer to a tools/list call or tools/call Write
+// noted.
 func (c *extConn) leanAnswer(resp *jsonrpc.Response) {
 	c.mu.Lock()
+	if cc := c.calls[resp.ID]; cc != nil {
+		delete(c.calls, resp.ID)
+		c.mu.Unlock()
+		if resp.Error == nil {
+			if trimmed, texts, ok := leanCallResult(resp.Result); ok {
+				cc.put(texts)
+				resp.Result = trimmed
+			}
+		}
+		return
+	}
 	if len(c.lean) == 0 {
 		c.mu.Unlock()
 		return
@@ -124,6 +155,7 @@ func (c *extConn) failAll() {
 		delete(c.pending, id)
 	}
 	clear(c.lean)
+	clear(c.calls)
 }
 
 func (c *extConn) call(ctx context.Context, method string, params, result any) error {

@@ -82,6 +82,9 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 	}
 	n := copy(p, f.out)
 	f.out = f.out[n:]
+	if len(f.out) == 0 {
+		f.out = nil // it may hold a large line's buffer
+	}
 	return n, nil
 }
 
@@ -115,7 +118,7 @@ func (f *lineFilter) next() error {
 			head = head[:min(len(head), maxNoteLine)]
 			f.line = f.line[:0]
 		default:
-			f.line = append(f.line, chunk...)
+			f.line = growLine(f.line, chunk) // linelean.go
 			// (The cap is looked up as the line grows, past bigLine
 			// only, so that small lines cost no lock: the call may have
 			// been sent after the line's first bytes were awaited.)
@@ -157,6 +160,9 @@ func (f *lineFilter) next() error {
 		} else {
 			f.handleLine(f.line)
 		}
+		if cap(f.line) > bigLine {
+			f.line = nil // f.out may still hold it, until the SDK read it
+		}
 		if err == io.EOF {
 			return io.EOF
 		}
@@ -172,7 +178,7 @@ func (f *lineFilter) handleLine(line []byte) {
 	}
 	switch t[0] {
 	case '{':
-		if !f.message(t) {
+		if !f.message(t, true) {
 			f.skip(t, "not JSON-RPC")
 		}
 		return
@@ -183,7 +189,7 @@ func (f *lineFilter) handleLine(line []byte) {
 			return
 		}
 		for _, m := range batch {
-			if !f.message(bytes.TrimSpace(m)) {
+			if !f.message(bytes.TrimSpace(m), false) {
 				f.skip(m, "not JSON-RPC, in a batch")
 			}
 		}
@@ -194,12 +200,17 @@ func (f *lineFilter) handleLine(line []byte) {
 
 // message passes one message to the SDK if the SDK decodes it to the same
 // message the server sent, answers or notes it otherwise, and reports whether
-// it was a JSON-RPC message at all.
-func (f *lineFilter) message(raw []byte) bool {
+// it was a JSON-RPC message at all. inLine says raw is the trimmed line in
+// f.line, which is then handed to the SDK as it is rather than copied.
+func (f *lineFilter) message(raw []byte, inLine bool) bool {
 	var scan idScanner
 	scan.Write(raw)
 	scan.finish()
-	_, err := jsonrpc.DecodeMessage(raw)
+	probe, ok := probeOf(raw) // linelean.go
+	err := errors.New("nested deeper than the SDK accepts")
+	if ok {
+		_, err = jsonrpc.DecodeMessage(probe)
+	}
 	if err == nil && !json.Valid(raw) {
 		// The SDK's decoder stops after the first value, but its stream
 		// reader fails on anything after it on the line: {"a":1}0.
@@ -223,6 +234,10 @@ func (f *lineFilter) message(raw []byte) bool {
 		} else {
 			f.skip(raw, why+"; an answer to no request of ours, dropped")
 		}
+		return true
+	}
+	if inLine && len(f.out) == 0 && cap(raw) > len(raw) && raw[:len(raw)+1][len(raw)] == '\n' {
+		f.out = raw[: len(raw)+1 : len(raw)+1] // the line, its newline included
 		return true
 	}
 	f.out = append(f.out, raw...)

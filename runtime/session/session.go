@@ -377,9 +377,12 @@ func (s *Session) CallTool(ctx context.Context, name string, args any) (*mcp.Cal
 	if s.offersTasks() {
 		return s.callToolTask(ctx, params) // tasks.go
 	}
-	err := s.do(ctx, "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
+	cc := &callCapture{} // large texts read past the SDK (leancall.go)
+	err := s.do(withCallCapture(ctx, cc), "tools/call", name, func(ctx context.Context, cs *mcp.ClientSession) error {
 		var err error
-		res, err = cs.CallTool(ctx, params)
+		if res, err = cs.CallTool(ctx, params); err == nil {
+			err = cc.restore(res)
+		}
 		return err
 	})
 	return res, err

@@ -56,6 +56,12 @@ func runStdioServer() {
 		wd, _ := os.Getwd()
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: os.Getenv(in.Name) + "|" + wd}}}, nil, nil
 	})
+	mcp.AddTool(server, &mcp.Tool{Name: "big"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Bytes int `json:"bytes"`
+	}) (*mcp.CallToolResult, any, error) {
+		line := strings.Repeat("x", 99) + "\n"
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat(line, in.Bytes/100)}}}, nil, nil
+	})
 	mcp.AddTool(server, &mcp.Tool{Name: "crash"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		fmt.Fprintln(os.Stderr, "crashing on purpose")
 		os.Exit(3)
@@ -67,7 +73,7 @@ func runStdioServer() {
 	}
 }
 
-func stdioOptions(t *testing.T, env map[string]string) session.Options {
+func stdioOptions(t testing.TB, env map[string]string) session.Options {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ export function drawServers(servers, { el, rpc, note }) {
     const details = el('td', { class: 'details' });
     if (s.server_name) details.append(el('div', { text: s.server_name + (s.server_version ? ' ' + s.server_version : '') }));
     if (s.auth) details.append(el('div', { text: 'auth: ' + (s.auth.detail || (s.auth.logged_in ? 'logged in' : 'not logged in')) }));
+    if (s.cached) details.append(el('div', { text: 'not running: ' + s.tools + ' tools kept from its last run; its next use starts it' }));
     if (s.last_error) details.append(el('div', { class: 'error', text: s.last_error }));
     for (const w of s.warnings || []) details.append(el('div', { class: 'warn', text: w }));
     if (s.approval && s.status === 'approval_required') {

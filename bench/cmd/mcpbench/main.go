@@ -1,7 +1,7 @@
 // Command mcpbench runs `make bench`: every comparison of
 // docs/PERFORMANCE.md in one run, printed as a Markdown table of ratios.
 //
-//	go run ./bench/cmd/mcpbench [-smoke] [-only calls|catalog|servers|oneshot|sandbox]
+//	go run ./bench/cmd/mcpbench [-smoke] [-only calls|catalog|servers|oneshot|sandbox|lazy]
 //
 // Run it from the module root (or pass -root).
 package main
@@ -21,7 +21,7 @@ func main() {
 	}
 	root := flag.String("root", ".", "the module's root directory")
 	smoke := flag.Bool("smoke", false, "run every measurement once, tiny")
-	only := flag.String("only", "", "run only this section: calls, catalog, servers, oneshot or sandbox")
+	only := flag.String("only", "", "run only this section: calls, catalog, servers, oneshot, sandbox or lazy")
 	flag.Parse()
 	cfg := bench.Full(*root)
 	if *smoke {

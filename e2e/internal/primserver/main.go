@@ -9,6 +9,9 @@
 // answers "looked"; "poke" has no annotations and answers "poked"; "big"
 // answers one text block of N bytes, lines of 100 bytes each
 // ("line 000001 " then dots, a newline), the last one marked "THE END".
+//
+// Prompt: "picture" answers two user messages, a question and a 16x16
+// PNG image (always the same bytes).
 package main
 
 import (
@@ -16,6 +19,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,7 +45,31 @@ func main() {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: bigText(*big)}}}, nil, nil
 		})
+	server.AddPrompt(&mcp.Prompt{Name: "picture", Description: "asks about a picture"},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+				{Role: "user", Content: &mcp.TextContent{Text: "What is in this picture?"}},
+				{Role: "user", Content: &mcp.ImageContent{MIMEType: "image/png", Data: picture()}},
+			}}, nil
+		})
 	_ = server.Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// picture is a 16x16 PNG: a red square on white.
+func picture() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
+	for y := range 16 {
+		for x := range 16 {
+			c := color.RGBA{255, 255, 255, 255}
+			if x >= 4 && x < 12 && y >= 4 && y < 12 {
+				c = color.RGBA{255, 0, 0, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
 }
 
 // bigText is n bytes of 100-byte numbered lines.
