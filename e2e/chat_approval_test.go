@@ -85,17 +85,24 @@ func TestChatAsksToApproveProjectServers(t *testing.T) {
 	}
 	quit(c)
 
-	// Third chat: the answer holds; nothing is asked.
+	// Third chat: the answer holds; nothing is asked. evil is a stdio
+	// server with a catalog kept from the second chat, so it waits idle
+	// (lazy start) until something uses it: /mcp evil starts it.
 	if err := os.Remove(marker); err != nil {
 		t.Fatal(err)
 	}
 	c = startChat()
-	screen = c.waitText("servers: 1 ready")
+	screen = c.waitText("servers: 0 ready, 1 idle")
 	if strings.Contains(screen, "[a]pprove") || strings.Contains(screen, "Start server evil?") {
 		t.Errorf("asked again about an approved server:\n%s", screen)
 	}
+	if exists(marker) {
+		t.Error("the idle server ran before anything used it (marker present)")
+	}
+	c.typeLine("/mcp evil")
+	c.waitText("servers: 1 ready")
 	if !exists(marker) {
-		t.Error("the approved server did not start in the next chat")
+		t.Error("the approved server did not start in the next chat when /mcp asked for it")
 	}
 	quit(c)
 }
