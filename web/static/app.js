@@ -285,6 +285,18 @@ async function startRun(params, node) {
   }
 }
 
+// newConversation ends the conversation on the runtime (conversation.end:
+// it forgets the history, cancels a run still going and removes the
+// results kept for it) and empties the transcript, as host chat's /new.
+async function newConversation() {
+  const conv = state.conversation;
+  state.conversation = null;
+  state.activeRun = null;
+  $('cancel').disabled = true;
+  $('log').replaceChildren();
+  if (conv) await rpc.conversationEnd({ conversation: conv }).catch((err) => note(err.message, 'error'));
+}
+
 // ---- the runtime's questions ----
 
 function showAsk(e) {
@@ -467,6 +479,7 @@ function start() {
   input.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); submit(); }
   });
+  $('new-conversation').addEventListener('click', newConversation);
   $('cancel').addEventListener('click', () => {
     if (state.activeRun) rpc.runCancel({ run_id: state.activeRun }).catch((err) => note(err.message, 'error'));
   });
