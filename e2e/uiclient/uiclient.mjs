@@ -17,12 +17,14 @@
 // UICLIENT_TRANSCRIPT=FILE writes every protocol line of a passing run to
 // FILE (the doc's examples are taken from such runs). It speaks through
 // @mcp-host/client (clients/typescript), the typed client generated from
-// protocol/schema/schema.json, and Node's standard library.
+// protocol/schema/schema.json, and Node's standard library; peer.mjs holds
+// its failure report and the message bookkeeping the flows check against.
 
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HostClient, ProtocolError, PROTOCOL_VERSION } from "../../clients/typescript/index.js";
+import { HostClient, PROTOCOL_VERSION } from "../../clients/typescript/index.js";
+import { WAIT_MS, transcript, fail, check, step, pending, received, request, call, respond, waitForRespond, waitFor, isNote, isReq, runMsgs, lastSeq, connect } from "./peer.mjs";
 
 const [hostBin, ...serverCmd] = process.argv.slice(2);
 if (!hostBin || serverCmd.length === 0) {
@@ -30,124 +32,8 @@ if (!hostBin || serverCmd.length === 0) {
   process.exit(2);
 }
 
-const WAIT_MS = 60_000;
 const CONFIRM_TIMEOUT_MS = 8_000; // --confirm-timeout: the UI answers every other confirm at once
 const dir = mkdtempSync(join(tmpdir(), "mcp-host-uiclient-"));
-let child;
-let failed = false;
-
-// ---- failure and logging ----
-
-const transcript = []; // every line both ways, for the failure report
-
-function fail(msg) {
-  if (failed) return;
-  failed = true;
-  console.error(`uiclient: FAIL: ${msg}`);
-  console.error("uiclient: the last protocol lines (> UI to runtime, < runtime to UI):");
-  for (const l of transcript.slice(-25)) console.error("  " + l.slice(0, 400));
-  if (child) child.kill("SIGKILL");
-  try { rmSync(dir, { recursive: true, force: true }); } catch {}
-  process.exit(1);
-}
-
-function check(cond, msg) {
-  if (!cond) fail(msg);
-}
-
-function step(name) {
-  console.log(`uiclient: ${name}`);
-}
-
-// ---- the JSON-RPC peer: @mcp-host/client (clients/typescript) ----
-//
-// The package carries the lines; this file keeps every message it sees, in
-// order, so that the flows below can check what came when.
-
-let client;
-const pending = new Map(); // id -> method, of our requests not yet answered
-const received = []; // every message from the runtime, in order: {seq, msg}
-let waiters = []; // {pred, resolve}
-let seq = 0;
-const answers = new Map(); // id of a runtime request -> its handler's resolve
-const answerSeq = new Map(); // id of our request -> the seq its answer arrived at
-let lastSentID; // the id of the request the client sent last
-
-// request sends a request and resolves with the whole answer object
-// ({result} or {error}) and the sequence number it arrived at.
-function request(method, params) {
-  const timer = setTimeout(() => fail(`${method} got no answer within ${WAIT_MS / 1000}s`), WAIT_MS);
-  const p = client.request(method, params);
-  const id = lastSentID; // request sends synchronously
-  pending.set(id, method);
-  const done = (ans) => {
-    clearTimeout(timer);
-    pending.delete(id);
-    const at = answerSeq.get(id);
-    answerSeq.delete(id);
-    return { ...ans, seq: at };
-  };
-  return p.then((result) => done({ result }), (err) => {
-    check(err instanceof ProtocolError, `${method}: ${err}`);
-    return done({ error: { code: err.code, message: err.message, data: err.data } });
-  });
-}
-
-async function call(method, params) {
-  const ans = await request(method, params);
-  check(!ans.error, `${method} failed: ${JSON.stringify(ans.error)}`);
-  return ans.result;
-}
-
-// respond answers the runtime's request id (its handler waits for it).
-function respond(id, result) {
-  const resolve = answers.get(id);
-  check(resolve, `no runtime request ${id} is waiting for an answer`);
-  answers.delete(id);
-  resolve(result);
-}
-
-// Every runtime request waits until a flow answers it with respond.
-const waitForRespond = (_params, ctx) => new Promise((resolve) => answers.set(ctx.id, resolve));
-
-function onMessage(msg) {
-  check(msg.jsonrpc === "2.0", `a message without "jsonrpc": "2.0": ${JSON.stringify(msg).slice(0, 200)}`);
-  if (msg.method === undefined) {
-    // An answer to one of our requests: request() resolves with it, and
-    // with the place it came in.
-    check(pending.has(msg.id), `an answer to no request of ours (id ${JSON.stringify(msg.id)}): ${JSON.stringify(msg).slice(0, 200)}`);
-    answerSeq.set(msg.id, ++seq);
-    return;
-  }
-  const entry = { seq: ++seq, msg };
-  received.push(entry);
-  waiters = waiters.filter((w) => {
-    if (w.pred(msg)) {
-      w.resolve(entry);
-      return false;
-    }
-    return true;
-  });
-}
-
-// waitFor resolves with the first message from the runtime (a notification
-// or a request) after seq `after` that pred accepts.
-function waitFor(what, pred, after = 0, ms = WAIT_MS) {
-  const have = received.find((e) => e.seq > after && pred(e.msg));
-  if (have) return Promise.resolve(have);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => fail(`waited ${ms / 1000}s for ${what}`), ms);
-    // Messages not yet received all come after `after`.
-    waiters.push({ pred, resolve: (e) => { clearTimeout(timer); resolve(e); } });
-  });
-}
-
-const isNote = (method, f = () => true) => (m) => m.method === method && m.id === undefined && f(m.params);
-const isReq = (method, f = () => true) => (m) => m.method === method && m.id !== undefined && f(m.params);
-
-function runMsgs(runID) {
-  return received.filter((e) => (e.msg.method === "agent.event" || e.msg.method === "run.status") && e.msg.params.run_id === runID);
-}
 
 // ---- the flows ----
 
@@ -394,7 +280,7 @@ async function directCalls() {
 
 async function resourceLinks() {
   step("tool.call allowed by a rule: resource_link blocks");
-  const mark = seq;
+  const mark = lastSeq();
   const ans = await call("tool.call", { server: "everything", tool: "get-resource-links", arguments: { count: 2 } });
   check(ans.decided_by === "allow rule", `tool.call under --allow: decided_by ${JSON.stringify(ans.decided_by)}, want "allow rule"`);
   const asked = received.filter((e) => e.seq > mark && isReq("ui.confirm.request")(e.msg));
@@ -408,7 +294,7 @@ async function resourceLinks() {
 
 async function elicitation() {
   step("ui.elicit.request: an answer that misses the form is asked again");
-  const mark = seq;
+  const mark = lastSeq();
   const p = request("tool.call", { server: "everything", tool: "trigger-elicitation-request", arguments: {} });
   const first = await waitFor("ui.elicit.request", isReq("ui.elicit.request"), mark);
   const q = first.msg.params;
@@ -428,7 +314,7 @@ async function elicitation() {
 
 async function statusChanges() {
   step("mcp.disable, mcp.enable, mcp.reconnect");
-  const mark = seq;
+  const mark = lastSeq();
   let ans = await call("mcp.disable", { server: "everything" });
   check(ans.server.status === "disabled" && ans.server.enabled === false, `mcp.disable answers ${JSON.stringify(ans.server)}, want status disabled, enabled false`);
   let st = await waitFor("mcp.status disabled", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "disabled"), mark);
@@ -438,12 +324,12 @@ async function statusChanges() {
   ans = await request("tool.call", { server: "everything", tool: "echo", arguments: { message: "x" } });
   check(ans.error && ans.error.code === -32003 && ans.error.data.kind === "not_ready", `tool.call on a disabled server: want -32003 not_ready: ${JSON.stringify(ans)}`);
 
-  let mark2 = seq;
+  let mark2 = lastSeq();
   ans = await call("mcp.enable", { server: "everything" });
   check(ans.server.enabled === true && ["connecting", "ready"].includes(ans.server.status), `mcp.enable answers ${JSON.stringify(ans.server)}`);
   await waitFor("mcp.status ready after enable", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "ready" && p.server.tools > 0), mark2);
 
-  mark2 = seq;
+  mark2 = lastSeq();
   ans = await call("mcp.reconnect", { server: "everything" });
   check(ans.server.status === "connecting" && ans.server.tools === 0, `mcp.reconnect answers ${JSON.stringify(ans.server)}, want connecting with tools 0`);
   await waitFor("mcp.status ready after reconnect", isNote("mcp.status", (p) => p.server.id === "everything" && p.server.status === "ready" && p.server.tools > 0), mark2);
@@ -455,7 +341,7 @@ async function statusChanges() {
   }
 }
 
-async function shutdown() {
+async function shutdown(child) {
   step("shutdown");
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   const ans = await call("shutdown");
@@ -468,7 +354,7 @@ async function shutdown() {
 
 async function main() {
   const { config, script } = writeFixtures();
-  client = HostClient.spawn({
+  const client = HostClient.spawn({
     command: hostBin,
     args: ["serve", "--script", script, "--permissions", join(dir, "permissions.json"), "--confirm-timeout", `${CONFIRM_TIMEOUT_MS}ms`, "--allow", "everything/get-resource-links", "--allow", "everything/trigger-elicitation-request"],
     cwd: dir, // no project layer but our own
@@ -476,13 +362,8 @@ async function main() {
     stderr: "pipe",
     handlers: { confirm: waitForRespond, prompt: waitForRespond, openURL: waitForRespond, elicit: waitForRespond },
   });
-  child = client.child;
-  client.on("sent", (msg) => {
-    transcript.push("> " + JSON.stringify(msg));
-    if (msg.method !== undefined && msg.id !== undefined) lastSentID = msg.id;
-  });
-  client.on("message", (msg) => { transcript.push("< " + JSON.stringify(msg)); onMessage(msg); });
-  client.on("protocolError", (err) => fail(`stdout carries protocol messages only (PROTOCOL.md, Transport): ${err.message}`));
+  connect(client, dir);
+  const child = client.child;
   let stderr = "";
   child.stderr.on("data", (d) => { stderr = (stderr + d).slice(-4000); });
   child.on("close", (code, signal) => {
@@ -503,7 +384,7 @@ async function main() {
   await elicitation();
   await statusChanges();
   shuttingDown = true;
-  await shutdown();
+  await shutdown(child);
   const stray = [...pending.values()];
   check(stray.length === 0, `requests never answered: ${stray.join(", ")}`);
   rmSync(dir, { recursive: true, force: true });
