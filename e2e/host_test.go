@@ -50,9 +50,23 @@ func TestMain(m *testing.M) {
 			os.Setenv("MCP_HOST_CACHE_DIR", d)
 		}
 	}
+	// The tmux sessions of this test binary live on a tmux server of its
+	// own: session names are made from test directories ("…-001"), which
+	// another run of the suite at the same time (another checkout, a
+	// developer's run) makes too, and a shared server refuses the second
+	// as a duplicate session.
+	tmuxDir, err := os.MkdirTemp("", "mcp-host-e2e-tmux-")
+	if err == nil {
+		os.Setenv("TMUX_TMPDIR", tmuxDir)
+		os.Unsetenv("TMUX") // a run from inside tmux must not talk to that server
+	}
 	code := m.Run()
 	if cache != "" {
 		os.RemoveAll(cache)
+	}
+	if tmuxDir != "" {
+		_ = exec.Command("tmux", "kill-server").Run() // its sessions are gone; the server may linger
+		os.RemoveAll(tmuxDir)
 	}
 	schemaSummary()
 	if hostDir != "" {
