@@ -104,6 +104,12 @@ func Parse(raw string) (*URL, error) {
 	if name == "" {
 		return nil, errors.New("the URL has no host")
 	}
+	// The host as url.Parse decoded it: percent-encoding can hide in it
+	// what checkHidden refuses in raw (invalid UTF-8, a zero-width space
+	// that IDNA mapping would silently drop, a bidi control).
+	if err := checkHidden(name); err != nil {
+		return nil, err
+	}
 	ascii, uni, err := hostForms(name)
 	if err != nil {
 		return nil, err

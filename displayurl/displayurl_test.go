@@ -72,6 +72,11 @@ func TestParseRefuses(t *testing.T) {
 		{"https://apple.com/\x1b[2J", displayurl.ErrHidden},
 		{"https://apple.com/\xff", displayurl.ErrHidden},
 		{"https://apple.com/a\ufe0f", displayurl.ErrHidden},
+		// Hidden in the host by percent-encoding: the decoded name is
+		// what a resolver and ToASCII see (FuzzParse found the first).
+		{"https://b\u00fccher%80.example/", displayurl.ErrHidden},
+		{"https://apple.com%E2%80%AE/moc.live", displayurl.ErrHidden},
+		{"https://app%E2%80%8Ble.com/", displayurl.ErrHidden},
 		{"https://good.com%40evil.com/", nil},
 		{"https:///nohost", nil},
 		{"https://-bad-.com/", nil},
