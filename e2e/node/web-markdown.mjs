@@ -4,19 +4,9 @@
 // and whether anything the answer carried ran.
 //
 //   CHROMIUM=/usr/bin/chromium node web-markdown.mjs <address> <result.json>
-import { writeFileSync } from 'node:fs';
-import { launchChromium } from './chromium.mjs';
+import { onHostWebPage } from './chromium.mjs';
 
-const [address, resultFile] = process.argv.slice(2);
-const obs = { console: [] };
-let browser;
-try {
-  browser = await launchChromium();
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(45_000);
-  page.on('console', (m) => obs.console.push(m.type() + ': ' + m.text()));
-  await page.goto(address);
-  await page.waitForSelector('#conn:text("connected")');
+await onHostWebPage(async (page, obs) => {
   await page.fill('#prompt', 'show me');
   await page.press('#prompt', 'Enter');
   await page.waitForSelector('#log .msg.assistant.done .text.md');
@@ -31,10 +21,4 @@ try {
     text: n.innerText,
   })));
   obs.pwned = await page.evaluate(() => window.__pwned || 0);
-} catch (e) {
-  obs.error = String((e && e.stack) || e);
-  process.exitCode = 1;
-} finally {
-  writeFileSync(resultFile, JSON.stringify(obs, null, 2));
-  if (browser) await browser.close();
-}
+}, { console: true });

@@ -3,18 +3,9 @@
 // conversation (the transcript empties) and has a second exchange.
 //
 //   CHROMIUM=/usr/bin/chromium node web-newconv.mjs <address> <result.json>
-import { writeFileSync } from 'node:fs';
-import { launchChromium } from './chromium.mjs';
+import { onHostWebPage } from './chromium.mjs';
 
-const [address, resultFile] = process.argv.slice(2);
-const obs = {};
-let browser;
-try {
-  browser = await launchChromium();
-  const page = await (await browser.newContext()).newPage();
-  page.setDefaultTimeout(45_000);
-  await page.goto(address);
-  await page.waitForSelector('#conn:text("connected")');
+await onHostWebPage(async (page, obs) => {
   const exchange = async (prompt, n) => {
     await page.fill('#prompt', prompt);
     await page.press('#prompt', 'Enter');
@@ -27,10 +18,4 @@ try {
   obs.messagesAfterNew = await page.$$eval('#log .msg', (m) => m.length);
   await exchange('second question', 1);
   obs.answers = await page.$$eval('#log .msg.assistant', (m) => m.map((e) => e.innerText.trim()));
-} catch (e) {
-  obs.error = String((e && e.stack) || e);
-  process.exitCode = 1;
-} finally {
-  writeFileSync(resultFile, JSON.stringify(obs, null, 2));
-  if (browser) await browser.close();
-}
+});
