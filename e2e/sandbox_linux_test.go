@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,21 +59,7 @@ func newSandboxHome(t *testing.T) *sandboxHome {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./e2e/internal/sandboxprobe: %v\n%s", err, out)
 	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	s.listener = ln.Addr().String()
+	s.listener = loopbackListener(t)
 	return s
 }
 

@@ -22,6 +22,10 @@ export function launchChromium() {
 // console messages are kept in obs.console.
 export async function onHostWebPage(steps, { console: keepConsole = false } = {}) {
   const [address, resultFile] = process.argv.slice(2);
+  if (!address || !resultFile) {
+    console.error('usage: node <script> <address> <result.json>');
+    process.exit(2);
+  }
   const obs = keepConsole ? { console: [] } : {};
   let browser;
   try {

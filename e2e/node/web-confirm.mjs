@@ -7,22 +7,9 @@
 //   CHROMIUM=/usr/bin/chromium node web-confirm.mjs <address> <result.json>
 //
 // It writes what it saw to result.json ({"error": ...} when a step fails).
-import { writeFileSync } from 'node:fs';
-import { launchChromium } from './chromium.mjs';
+import { onHostWebPage } from './chromium.mjs';
 
-const [address, resultFile] = process.argv.slice(2);
-if (!address || !resultFile) {
-  console.error('usage: web-confirm.mjs <address> <result.json>');
-  process.exit(2);
-}
-const obs = {};
-let browser;
-try {
-  browser = await launchChromium();
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(45_000);
-  await page.goto(address);
+await onHostWebPage(async (page, obs) => {
   await page.click('#tab-mcp');
   await page.waitForSelector('tr[data-server="local"] td.state:text("ready")');
   await page.click('#tab-chat');
@@ -48,10 +35,4 @@ try {
   await page.waitForSelector('#log .msg.assistant.done');
   obs.answer = await page.innerText('#log .msg.assistant');
   obs.pendingAfterClick = await page.$$eval('.ask.confirm', (a) => a.length);
-} catch (e) {
-  obs.error = String((e && e.stack) || e);
-  process.exitCode = 1;
-} finally {
-  writeFileSync(resultFile, JSON.stringify(obs, null, 2));
-  if (browser) await browser.close();
-}
+});

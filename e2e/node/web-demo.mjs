@@ -8,29 +8,16 @@
 //   CHROMIUM=/usr/bin/chromium node web-demo.mjs <address> <result.json>
 //
 // It writes what it saw to result.json ({"error": ...} when a step fails).
-import { writeFileSync } from 'node:fs';
-import { launchChromium } from './chromium.mjs';
+import { onHostWebPage } from './chromium.mjs';
 
-const [address, resultFile] = process.argv.slice(2);
-if (!address || !resultFile) {
-  console.error('usage: web-demo.mjs <address> <result.json>');
-  process.exit(2);
-}
-const obs = {};
-let browser;
-try {
-  browser = await launchChromium();
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(45_000);
-  await page.goto(address);
+await onHostWebPage(async (page, obs) => {
   await page.click('#tab-mcp');
   await page.waitForSelector('tr[data-server="local"] td.state:text("ready")');
   await page.waitForSelector('tr[data-server="notes"] td.state:text("auth_required")');
   obs.before = await page.$$eval('#servers tbody tr', (rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ')));
   await page.click('tr[data-server="notes"] button.login');
   await page.click('.ask.confirm button[data-answer="yes"]');
-  const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.ask.open-url a')]);
+  const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('.ask.open-url a')]);
   await popup.waitForLoadState('load');
   await page.waitForSelector('tr[data-server="notes"] td.state:text("ready")');
   await page.click('#tab-chat');
@@ -39,10 +26,4 @@ try {
   await page.click('.ask.confirm button[data-answer="allow_once"]');
   await page.waitForSelector('#log .msg.assistant.done');
   obs.answer = await page.innerText('#log .msg.assistant');
-} catch (e) {
-  obs.error = String((e && e.stack) || e);
-  process.exitCode = 1;
-} finally {
-  writeFileSync(resultFile, JSON.stringify(obs, null, 2));
-  if (browser) await browser.close();
-}
+});
