@@ -198,13 +198,21 @@ func startServeIn(t *testing.T, dir string, env []string, args ...string) *serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Not cmd.StdoutPipe: Wait (run below as soon as the process starts)
+	// closes that pipe when the process exits, which can drop the last
+	// answer (shutdown's) before the connection has read it ("connection
+	// closed" in a full run). This pipe is read to its end and closed here.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Stdout = stdoutW
 	h := &servedHost{cmd: cmd, stdin: stdin, ui: &testUI{}, stderr: &bytes.Buffer{}, exited: make(chan error, 1), out: &lockedWriter{w: &bytes.Buffer{}}}
 	cmd.Stderr = &lockedWriter{w: h.stderr}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdoutW.Close() // the child holds its own copy
+	if err != nil {
+		stdout.Close()
 		t.Fatal(err)
 	}
 	go func() { h.exited <- cmd.Wait() }()
@@ -221,6 +229,7 @@ func startServeIn(t *testing.T, dir string, env []string, args ...string) *serve
 		case <-time.After(15 * time.Second):
 			cmd.Process.Kill()
 		}
+		stdout.Close()
 		h.schema.verify(t)
 		if t.Failed() || os.Getenv("E2E_SHOW_STDERR") != "" {
 			t.Logf("host serve stderr:\n%s", h.stderr.String())
