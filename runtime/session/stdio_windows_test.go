@@ -31,8 +31,12 @@ func stillActive(pid int) bool {
 }
 
 // TestStdioCloseEndsTheJob closes a session whose server hangs in a call
-// and has started a child and a grandchild whose parent exited: the Job
-// Object must take them all down within 5 s.
+// and has started a child and a grandchild whose parent exited: Close must
+// not wait for the hung call beyond the shutdown grace, and the Job Object
+// must take every process down. The processes' end is awaited for 30 s, not
+// the 2 s it takes on a quiet machine: make test runs this under Wine at
+// nice 19 beside the Linux suite, where wineserver gets a sliver of the
+// CPU (a 2 s wait failed there once while the job had been closed).
 func TestStdioCloseEndsTheJob(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	s, err := session.Connect(context.Background(), rawOptions(t, map[string]string{"RAW_PID_FILE": pidFile}))
@@ -47,7 +51,7 @@ func TestStdioCloseEndsTheJob(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Close took %v", d)
 	}
-	waitFor(t, "every process of the job to end", 2*time.Second, func() bool {
+	waitFor(t, "every process of the job to end", 30*time.Second, func() bool {
 		for _, pid := range pids {
 			if stillActive(pid) {
 				return false
