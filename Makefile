@@ -6,7 +6,6 @@
 
 build:
 	go build -o bin/host ./cmd/host
-	go build -o bin/host-sandbox ./cmd/host-sandbox
 
 deps:
 	bash scripts/deps.sh

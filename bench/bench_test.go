@@ -32,7 +32,7 @@ func TestSmoke(t *testing.T) {
 		"bare go-sdk connect + list", "mcp-host Manager connect + list + adapt",
 		"bare go-sdk (connect + tools/list each)", "mcp-host Manager (all ready)",
 		"one-shot go-sdk program", "host mcp call (HTTP, --yes), empty list cache", "host mcp call, the tool list fresh", "host version",
-		"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host",
+		"stdio server start + initialize, no sandbox", "the same, default sandbox", "the same, strict sandbox",
 	}
 	for _, w := range want {
 		if !strings.Contains(md, "| "+w) {
@@ -99,7 +99,7 @@ func TestMedianAndRotate(t *testing.T) {
 // are there, measured where the OS has a sandbox. It asserts no timing.
 func TestSandboxSection(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds cmd/host and cmd/host-sandbox; skipped with -short")
+		t.Skip("starts stdio servers; skipped with -short")
 	}
 	cfg := Smoke("..")
 	cfg.Only = "sandbox"
@@ -109,7 +109,7 @@ func TestSandboxSection(t *testing.T) {
 	}
 	md := tab.Markdown()
 	t.Logf("\n%s", md)
-	for _, w := range []string{"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host"} {
+	for _, w := range []string{"stdio server start + initialize, no sandbox", "the same, default sandbox", "the same, strict sandbox"} {
 		if !strings.Contains(md, "| "+w+" |") {
 			t.Errorf("the table has no row %q", w)
 		}

@@ -31,11 +31,13 @@ func stdioChild(ctx context.Context) error {
 }
 
 // runSandbox compares starting a stdio server directly with starting it
-// under the default sandbox policy, through host-sandbox (the launcher
-// make build puts beside host) and through host itself, in interleaved
-// rounds: the start-up cost of the sandbox (docs/SANDBOX.md).
+// under the default and the strict sandbox policy, as the host does
+// (resolving the policy, then Landlock applied to the thread that starts
+// the server; sandbox-exec on macOS), in interleaved rounds: the start-up
+// cost of the sandbox (docs/SANDBOX.md). The clock runs from before the
+// policy is resolved to the end of initialize.
 func runSandbox(cfg *Config, t *Table) error {
-	names := []string{"stdio server start + initialize, no sandbox", "the same, default sandbox via host-sandbox", "the same, default sandbox via host"}
+	names := []string{"stdio server start + initialize, no sandbox", "the same, default sandbox", "the same, strict sandbox"}
 	if ok, why := sandbox.Available(); !ok {
 		for _, n := range names {
 			t.Sandbox = append(t.Sandbox, SandboxRow{Start: n, Note: "not run: no sandbox here (" + why + ")"})
@@ -47,44 +49,53 @@ func runSandbox(cfg *Config, t *Table) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	cfg.logf("building cmd/host and cmd/host-sandbox")
-	host, launcher := filepath.Join(dir, "host"), filepath.Join(dir, "host-sandbox")
-	for out, pkg := range map[string]string{host: "./cmd/host", launcher: "./cmd/host-sandbox"} {
-		if err := goBuild(cfg.Root, out, pkg); err != nil {
-			return err
-		}
-	}
 	home, _ := os.UserHomeDir()
 	tmp := filepath.Join(dir, "tmp")
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return err
 	}
-	start := func(through string) (time.Duration, error) {
-		cmd := exec.Command(cfg.Self)
-		cmd.Env, cmd.Dir = append(os.Environ(), childEnv+"=stdio"), dir
-		if through != "" {
-			eff, err := sandbox.Resolve(sandbox.Policy{}, sandbox.Context{Home: home, Cwd: dir, TempDir: tmp, Command: cfg.Self})
-			if err != nil {
-				return 0, err
-			}
-			if st, err := sandbox.Wrap(cmd, eff, through); err != nil || st.State != sandbox.StateActive {
-				return 0, fmt.Errorf("sandbox %s: %v", st, err)
-			}
-		}
+	start := func(policy *sandbox.Policy) (time.Duration, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		began := time.Now()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		cmd := exec.Command(cfg.Self)
+		cmd.Env, cmd.Dir = append(os.Environ(), childEnv+"=stdio"), dir
+		run := cmd.Start
+		if policy != nil {
+			eff, err := sandbox.Resolve(*policy, sandbox.Context{Home: home, Cwd: dir, TempDir: tmp, Command: cfg.Self})
+			if err != nil {
+				return 0, err
+			}
+			st, confined, err := sandbox.Wrap(cmd, eff)
+			if err != nil || st.State != sandbox.StateActive {
+				return 0, fmt.Errorf("sandbox %s: %v", st, err)
+			}
+			run = confined
+		}
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return 0, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return 0, err
+		}
+		if err := run(); err != nil {
+			return 0, fmt.Errorf("starting the stdio server %s: %w", cfg.Self, err)
+		}
+		defer cmd.Wait()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: out, Writer: in}, nil)
 		d := time.Since(began)
 		if err != nil {
-			return 0, fmt.Errorf("starting the stdio server %s: %w", cmd.Path, err)
+			in.Close()
+			return 0, fmt.Errorf("initializing the stdio server %s: %w", cfg.Self, err)
 		}
 		return d, cs.Close()
 	}
 	runs := []func() (time.Duration, error){
-		func() (time.Duration, error) { return start("") },
-		func() (time.Duration, error) { return start(launcher) },
-		func() (time.Duration, error) { return start(host) },
+		func() (time.Duration, error) { return start(nil) },
+		func() (time.Duration, error) { return start(&sandbox.Policy{}) },
+		func() (time.Duration, error) { return start(&sandbox.Policy{Base: sandbox.BaseStrict}) },
 	}
 	for _, run := range runs { // warm the page cache
 		if _, err := run(); err != nil {
@@ -110,16 +121,6 @@ func runSandbox(cfg *Config, t *Table) error {
 	for i, name := range names {
 		t.Sandbox = append(t.Sandbox, SandboxRow{Start: name, Ratio: median(ratio[i]),
 			Added: time.Duration(median(added[i])), Abs: time.Duration(median(abs[i]))})
-	}
-	return nil
-}
-
-// goBuild builds the package pkg of the module at root into out.
-func goBuild(root, out, pkg string) error {
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
 	}
 	return nil
 }

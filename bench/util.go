@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"sync"
 	"time"
@@ -71,4 +72,14 @@ func micros(d time.Duration) string {
 		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 	}
 	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+}
+
+// goBuild builds the package pkg of the module at root into out.
+func goBuild(root, out, pkg string) error {
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+	}
+	return nil
 }

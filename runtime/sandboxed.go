@@ -15,10 +15,6 @@ import (
 // sandbox): each starts under its "sandbox" policy, by default the default
 // one.
 type SandboxOptions struct {
-	// Launcher is the binary that confines a server before it runs: the
-	// host itself, whose main hands [sandbox.LauncherArg] to
-	// [sandbox.LauncherMain].
-	Launcher string
 	// HostPaths are the host's own state (config, token file, approvals,
 	// permissions, caches): no server reads or writes them.
 	HostPaths []string
@@ -56,15 +52,15 @@ func (sv *server) sandboxPreview() *sandbox.Status {
 
 // sandboxWrap confines a stdio server's command as its policy says (see
 // session.Options.WrapCommand); nil when the manager has no sandbox.
-func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) error {
+func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) (func() error, error) {
 	so := sv.m.opts.Sandbox
 	if so == nil || cfg.TransportName() != "stdio" {
 		return nil
 	}
-	return func(cmd *exec.Cmd) error {
+	return func(cmd *exec.Cmd) (func() error, error) {
 		tmp, err := sv.tempDir()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ctx := sv.sandboxContext(cfg, cmd.Path, tmp)
 		if cmd.Dir != "" {
@@ -76,18 +72,27 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) error {
 		}
 		eff, err := sandbox.Resolve(pol, ctx)
 		if err != nil {
-			return fmt.Errorf("%w: %w", errConfig, err)
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 		if err := sv.startProxy(cmd, eff); err != nil {
-			return err
+			return nil, err
 		}
-		st, err := sandbox.Wrap(cmd, eff, so.Launcher)
+		st, start, err := sandbox.Wrap(cmd, eff)
 		sv.update(func(s *Status) { s.Sandbox = &st })
-		if errors.Is(err, sandbox.ErrRequired) {
-			return fmt.Errorf("%w: %w (the policy says \"required\": true)", errConfig, err)
+		if err != nil {
+			return nil, required(err)
 		}
-		return err
+		return func() error { return required(start()) }, nil
 	}
+}
+
+// required marks a sandbox error that keeps a server from starting
+// because its policy says "required" as a configuration error.
+func required(err error) error {
+	if errors.Is(err, sandbox.ErrRequired) {
+		return fmt.Errorf("%w: %w (the policy says \"required\": true)", errConfig, err)
+	}
+	return err
 }
 
 // tempDir is the server's private temporary directory (TMPDIR), made on

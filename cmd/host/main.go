@@ -12,8 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/mcp-host/mcp-host/runtime/sandbox"
 )
 
 // Exit codes that scripts can rely on.
@@ -84,12 +82,6 @@ Exit codes: 0 ok, 1 failed, 2 usage or config error, 3 login required, 4 denied.
 `
 
 func main() {
-	// The sandbox launcher (hidden): confine this process, then exec the
-	// stdio server in its place. First, before tracing or anything else
-	// starts: the launcher's time is every sandboxed server's start time.
-	if len(os.Args) > 1 && os.Args[1] == sandbox.LauncherArg {
-		os.Exit(sandbox.LauncherMain(os.Args[2:]))
-	}
 	os.Exit(traced(os.Stderr, func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 

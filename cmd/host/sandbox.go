@@ -15,17 +15,13 @@ import (
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
 
-// sandboxOptions confine stdio servers with this binary as the launcher
-// (main hands sandbox.LauncherArg to sandbox.LauncherMain), keeping every
+// sandboxOptions confine stdio servers, keeping every
 // server out of the host's own state: config files, token file,
 // approvals, permissions, caches. There is no switch to turn it off for a
 // whole process: "sandbox": false in the global config is the per-server
 // one, which a managed policy's "sandbox_required" sees.
 func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	o := &runtime.SandboxOptions{}
-	if self, err := os.Executable(); err == nil {
-		o.Launcher = launcherPath(self)
-	}
 	dir := filepath.Dir(global)
 	o.HostPaths = []string{global, filepath.Join(tokenStoreDir(global), tokenstore.FileName),
 		approval.DefaultPath(global), defaultPermissions(global)}
@@ -46,21 +42,6 @@ func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	// approval again.
 	_ = project
 	return o
-}
-
-// launcherName is the launcher-only binary (cmd/host-sandbox) that make
-// build puts next to host.
-const launcherName = "host-sandbox"
-
-// launcherPath is the sandbox launcher for the host binary self:
-// host-sandbox beside it when it is there (a server starts faster through
-// it, see docs/SANDBOX.md), else self, which runs the same launcher.
-func launcherPath(self string) string {
-	side := filepath.Join(filepath.Dir(self), launcherName)
-	if fi, err := os.Stat(side); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-		return side
-	}
-	return self
 }
 
 // sandboxFlags is host mcp add's --sandbox (default, strict, false or a

@@ -121,7 +121,7 @@ var rules = []rule{
 				under(dep, "runtime/auth") || under(dep, "runtime/adapter") || under(dep, "runtime/permission") ||
 				under(dep, "runtime/process")
 		}},
-	{from: "runtime/sandbox", why: "the sandbox is a leaf: cmd/host-sandbox links it alone, so a server starts without the host's package initialisation",
+	{from: "runtime/sandbox", why: "the sandbox is a leaf: it judges paths and confines a process for any caller, and links nothing of the host",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/sandbox") }},
 	{from: "runtime/netproxy", why: "the network proxy is a leaf: it judges host:port pairs on its own, for any caller",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "runtime/netproxy") }},

@@ -43,9 +43,10 @@ type Options struct {
 	// Wrap, when set, is called with the command just before it starts:
 	// path, arguments, environment, directory and process attributes are
 	// final, so it may change how the command runs (such as under an OS
-	// sandbox). An error stops the start and is returned with the
-	// command named.
-	Wrap func(*exec.Cmd) error
+	// sandbox). It returns the function that starts the command (nil:
+	// cmd.Start). An error, from Wrap or from that function, stops the
+	// start and is returned with the command named.
+	Wrap func(*exec.Cmd) (start func() error, err error)
 }
 
 // A Process is a started local server: a child in a tree of its own whose
@@ -83,9 +84,14 @@ func Start(o Options) (*Process, error) {
 	cmd.Env = Environ(runtime.GOOS, host, o.Env, o.EnvVars)
 	tree := newProcTree()
 	tree.prepare(cmd)
+	start := cmd.Start
 	if o.Wrap != nil {
-		if err := o.Wrap(cmd); err != nil {
+		wrapped, err := o.Wrap(cmd)
+		if err != nil {
 			return nil, fmt.Errorf("prepare %q: %w", o.Command, err)
+		}
+		if wrapped != nil {
+			start = wrapped
 		}
 	}
 	inR, inW, err := os.Pipe()
@@ -114,7 +120,7 @@ func Start(o Options) (*Process, error) {
 	// A grandchild may keep stderr open after the leader exits; do not let
 	// that hold Wait.
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	if err := start(); err != nil {
 		inR.Close()
 		inW.Close()
 		outR.Close()

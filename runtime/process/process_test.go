@@ -90,26 +90,37 @@ func TestStartWithholdsTheHostsEnvironment(t *testing.T) {
 }
 
 // TestStartWrapSeesTheFinalCommand: Wrap gets the command as it will run
-// (environment included) and may change it; its error stops the start.
+// (environment included) and may change it; the start function it returns
+// is what starts it; its error, or that function's, stops the start.
 func TestStartWrapSeesTheFinalCommand(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-process-test")
 	o := childOptions(t)
 	var seen []string
-	o.Wrap = func(cmd *exec.Cmd) error {
+	started := false
+	o.Wrap = func(cmd *exec.Cmd) (func() error, error) {
 		seen = cmd.Env
 		cmd.Env = append(cmd.Env, "WRAPPED=1")
-		return nil
+		return func() error { started = true; return cmd.Start() }, nil
 	}
 	got := runChild(t, o)
 	if got["WRAPPED"] != "1" {
 		t.Error("the change Wrap made did not reach the child")
 	}
+	if !started {
+		t.Error("the child was not started through the function Wrap returned")
+	}
 	if len(seen) == 0 || strings.Contains(strings.Join(seen, "\n"), "sk-process-test") {
 		t.Errorf("Wrap saw the environment %q, want the allowlisted one", seen)
 	}
 
-	o.Wrap = func(*exec.Cmd) error { return errors.New("no sandbox") }
+	o.Wrap = func(*exec.Cmd) (func() error, error) { return nil, errors.New("no sandbox") }
 	if _, err := process.Start(o); err == nil || !strings.Contains(err.Error(), "no sandbox") {
 		t.Errorf("Start with a failing Wrap: %v", err)
+	}
+	o.Wrap = func(*exec.Cmd) (func() error, error) {
+		return func() error { return errors.New("refused at start") }, nil
+	}
+	if _, err := process.Start(o); err == nil || !strings.Contains(err.Error(), "refused at start") {
+		t.Errorf("Start with a failing start function: %v", err)
 	}
 }

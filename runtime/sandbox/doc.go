@@ -3,10 +3,11 @@
 // ([Resolve], [Effective]), its one-line [Effective.Summary] for status and
 // approval prompts, and the OS mechanism that enforces it ([Wrap]).
 //
-// On Linux the host binary re-executes itself as a small launcher
-// ([LauncherArg], [LauncherMain]) that applies Landlock (filesystem, TCP,
-// signal and abstract-socket scoping) and then execs the server, so the
-// rules hold for the server and every child it starts. On macOS the same
+// On Linux the start function [Wrap] returns applies Landlock (filesystem,
+// TCP, signal and abstract-socket scoping) and a seccomp filter to a
+// thread of the host that then forks and execs the server and ends, so the
+// rules hold for the server and every child it starts and never for the
+// host. On macOS the same
 // policy becomes a Seatbelt profile run through sandbox-exec ([Profile]).
 // Windows is not sandboxed: only the environment allowlist applies there.
 //

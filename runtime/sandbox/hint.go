@@ -10,10 +10,9 @@ import (
 // deniedPath finds the path a program said it was refused, in the words
 // of node ("EACCES: permission denied, open '/x'"), Python
 // ("[Errno 13] Permission denied: '/x'"), Go ("open /x: permission
-// denied") and the launcher itself. The expressions are compiled on first
-// use, not at package initialisation: this package is linked into the
-// sandbox launcher, whose start is every sandboxed server's start, and
-// compiling them there cost about 0.5 ms (GODEBUG=inittrace=1).
+// denied") and the sandbox's own refused start. The expressions are
+// compiled on first use, not at package initialisation, where they cost
+// about 0.5 ms of every host start (GODEBUG=inittrace=1).
 var deniedPath = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`(?:EACCES|EPERM): (?:permission denied|operation not permitted), \w+ '([^']+)'`),

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +27,7 @@ type grants struct {
 // add grants rights on one existing path: file rights only for a file,
 // nothing when it is gone by the time the ruleset is built (an entry of a
 // shared directory such as /tmp may vanish between the walk and the
-// launcher's open: a compiler's temp file stopped servers from starting),
+// ruleset's open: a compiler's temp file stopped servers from starting),
 // Refer (moving files between granted directories) for a writable
 // directory, IOCTL for writable devices.
 func (g *grants) add(path string, write bool, fi os.FileInfo) {
@@ -144,29 +143,43 @@ func (g *grants) descend(dir string, write bool, excl, inside []string) error {
 	return nil
 }
 
-// denyDatagrams refuses UDP, raw and packet sockets with seccomp, where
-// Landlock (before ABI 10) cannot: the rest of "network": "none".
-func denyDatagrams() error {
-	var groups []seccomp.NameWithConditions
-	for _, family := range []uint64{syscall.AF_INET, syscall.AF_INET6} {
+// hostFilter is the seccomp filter every sandboxed server gets. It
+// refuses the thread-directed signals aimed at the host (tkill; tgkill and
+// rt_tgsigqueueinfo to the host's pid; a pidfd for a single thread): for
+// the microseconds before the thread that started the server ends, that
+// thread shares the server's Landlock domain, so Landlock's signal scoping
+// would let them through. With datagrams (network "none" on a kernel whose
+// Landlock cannot refuse UDP), it also refuses UDP, raw and packet
+// sockets. The filter is per thread: it is loaded by the thread that
+// starts the server (no TSYNC).
+func hostFilter(datagrams bool) seccomp.Filter {
+	host := uint64(os.Getpid())
+	groups := []seccomp.NameWithConditions{
+		{Name: "tgkill", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: host}}},
+		{Name: "rt_tgsigqueueinfo", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: host}}},
+		{Name: "pidfd_open", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.BitsSet, Value: pidfdThread}}},
+	}
+	if datagrams {
+		for _, family := range []uint64{syscall.AF_INET, syscall.AF_INET6} {
+			groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
+				{Argument: 0, Operation: seccomp.Equal, Value: family},
+				// SOCK_DGRAM (2) and SOCK_RAW (3) have bit 1 set; SOCK_STREAM (1) does not.
+				{Argument: 1, Operation: seccomp.BitsSet, Value: 2},
+			}})
+		}
 		groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
-			{Argument: 0, Operation: seccomp.Equal, Value: family},
-			// SOCK_DGRAM (2) and SOCK_RAW (3) have bit 1 set; SOCK_STREAM (1) does not.
-			{Argument: 1, Operation: seccomp.BitsSet, Value: 2},
+			{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_PACKET},
 		}})
 	}
-	groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
-		{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_PACKET},
-	}})
-	filter := seccomp.Filter{
+	return seccomp.Filter{
 		NoNewPrivs: true,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, NamesWithCondtions: groups}},
+			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: []string{"tkill"}, NamesWithCondtions: groups}},
 		},
 	}
-	if err := seccomp.LoadFilter(filter); err != nil {
-		return fmt.Errorf("loading the seccomp filter: %w", err)
-	}
-	return nil
 }
+
+// pidfdThread is PIDFD_THREAD (O_EXCL): pidfd_open for one thread rather
+// than a process.
+const pidfdThread = 0x80

@@ -38,6 +38,12 @@ func probeMain(args []string) int {
 		}
 	case "parent-environ":
 		_, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+	case "host-mem":
+		var f *os.File
+		f, err = os.Open(fmt.Sprintf("/proc/%d/mem", os.Getppid()))
+		if err == nil {
+			f.Close()
+		}
 	case "kill":
 		var pid int
 		pid, err = strconv.Atoi(args[1])
@@ -59,6 +65,8 @@ func probeMain(args []string) int {
 			return 3
 		}
 		return 0
+	case "tkill-self", "tgkill-host", "pidfd-thread":
+		err = probeThreads(args[0], args[1:])
 	default:
 		fmt.Println("unknown probe", args[0])
 		return 2

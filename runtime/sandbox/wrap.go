@@ -1,18 +1,12 @@
 package sandbox
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 )
-
-// LauncherArg is the hidden first argument that makes the host binary run
-// [LauncherMain]: host __sandbox-exec <policy> <path> <argv...>.
-const LauncherArg = "__sandbox-exec"
 
 // States of a server's sandbox.
 const (
@@ -51,35 +45,40 @@ func (s Status) String() string {
 // and the OS cannot enforce it: the server must not start.
 var ErrRequired = errors.New("sandbox required but not available")
 
-// Wrap rewrites cmd (built by exec.Command, not yet started) to run inside
-// eff: on Linux through the launcherPath binary (the host itself), on
-// macOS through sandbox-exec. TMPDIR points at eff's temporary directory.
-// It returns the status to show; an error (wrapping [ErrRequired]) means
-// the server must not start.
-func Wrap(cmd *exec.Cmd, eff *Effective, launcherPath string) (Status, error) {
+// Wrap prepares cmd (built by exec.Command, not yet started) to run
+// inside eff and returns the function that starts it: on Linux, that
+// function applies Landlock to a thread of the host that starts the
+// server and then ends (see startConfined); on macOS cmd runs through
+// sandbox-exec. TMPDIR points at eff's temporary directory. It returns the
+// status to show; an error (wrapping [ErrRequired]) means the server must
+// not start, and so may the start function's.
+func Wrap(cmd *exec.Cmd, eff *Effective) (Status, func() error, error) {
 	if cmd.Err != nil {
-		return Status{}, fmt.Errorf("sandbox: %w", cmd.Err)
+		return Status{}, nil, fmt.Errorf("sandbox: %w", cmd.Err)
 	}
 	if eff == nil {
-		return Status{}, errors.New("sandbox: no policy")
+		return Status{}, nil, errors.New("sandbox: no policy")
 	}
 	st := Status{Summary: eff.Summary()}
 	if eff.Off {
 		st.State = StateOff
-		return st, nil
+		return st, cmd.Start, nil
 	}
 	if eff.TempDir != "" {
 		setEnv(cmd, "TMPDIR", eff.TempDir)
 	}
-	state, detail, err := wrapOS(cmd, eff, launcherPath)
+	state, detail, start, err := wrapOS(cmd, eff)
 	st.State, st.Detail = state, detail
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	if state == StateUnavailable && eff.Required {
-		return st, fmt.Errorf("%w: %s", ErrRequired, detail)
+		return st, nil, fmt.Errorf("%w: %s", ErrRequired, detail)
 	}
-	return st, nil
+	if start == nil {
+		start = cmd.Start
+	}
+	return st, start, nil
 }
 
 // setEnv sets name in cmd's environment (the host's when cmd has none).
@@ -95,45 +94,4 @@ func setEnv(cmd *exec.Cmd, name, value string) {
 		}
 	}
 	cmd.Env = append(out, prefix+value)
-}
-
-// encodeSpec and decodeSpec carry the effective policy to the launcher.
-func encodeSpec(eff *Effective) (string, error) {
-	b, err := json.Marshal(eff)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: encoding the policy: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
-}
-
-func decodeSpec(s string) (*Effective, error) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: decoding the policy: %w", err)
-	}
-	var eff Effective
-	if err := json.Unmarshal(b, &eff); err != nil {
-		return nil, fmt.Errorf("sandbox: decoding the policy: %w", err)
-	}
-	return &eff, nil
-}
-
-// LauncherMain is the launcher: args are what follows [LauncherArg]
-// (policy, executable path, argv). It applies the policy to itself and
-// execs the server in its place, so the server keeps its pid and every
-// child inherits the rules. It returns only on failure, with an exit
-// code (126: refused or failed before the server ran).
-func LauncherMain(args []string) int {
-	if len(args) < 3 {
-		fmt.Fprintln(os.Stderr, "sandbox launcher: want <policy> <path> <argv0> [args...]")
-		return 126
-	}
-	eff, err := decodeSpec(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "sandbox launcher: %v\n", err)
-		return 126
-	}
-	err = applyAndExec(eff, args[1], args[2:])
-	fmt.Fprintf(os.Stderr, "%v\n", err)
-	return 126
 }

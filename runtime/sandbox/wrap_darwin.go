@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,17 +12,13 @@ import (
 const sandboxExec = "/usr/bin/sandbox-exec"
 
 // wrapOS runs the server through sandbox-exec with the policy's profile.
-func wrapOS(cmd *exec.Cmd, eff *Effective, _ string) (string, string, error) {
+func wrapOS(cmd *exec.Cmd, eff *Effective) (string, string, func() error, error) {
 	if _, err := os.Stat(sandboxExec); err != nil {
-		return StateUnavailable, fmt.Sprintf("%s not found", sandboxExec), nil
+		return StateUnavailable, fmt.Sprintf("%s not found", sandboxExec), nil, nil
 	}
 	args := append([]string{sandboxExec, "-p", Profile(eff), cmd.Path}, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = sandboxExec, args
-	return StateActive, "Seatbelt via sandbox-exec", nil
-}
-
-func applyAndExec(_ *Effective, _ string, _ []string) error {
-	return errors.New("sandbox launcher: not used on macOS (sandbox-exec is)")
+	return StateActive, "Seatbelt via sandbox-exec", cmd.Start, nil
 }
 
 // Available reports whether this OS can confine a server (macOS:

@@ -20,8 +20,11 @@ const (
 	abiNoKernel = 0
 )
 
-// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
-func landlockABI() (int, string) {
+// landlockABI is kernelABI, or what a test puts in its place.
+var landlockABI = kernelABI
+
+// kernelABI is the kernel's Landlock ABI version, 0 without Landlock.
+func kernelABI() (int, string) {
 	v, err := llsys.LandlockGetABIVersion()
 	if err != nil || v < 1 {
 		reason := "kernel without Landlock"
@@ -48,29 +51,21 @@ func missing(eff *Effective, abi int) []string {
 	return m
 }
 
-// wrapOS makes cmd run through the launcher.
-func wrapOS(cmd *exec.Cmd, eff *Effective, launcherPath string) (string, string, error) {
+// wrapOS says how the server will be confined; the start function
+// applies the rules (startConfined).
+func wrapOS(cmd *exec.Cmd, eff *Effective) (string, string, func() error, error) {
 	abi, reason := landlockABI()
 	if abi == abiNoKernel {
-		return StateUnavailable, reason, nil
+		return StateUnavailable, reason, nil, nil
 	}
 	detail := fmt.Sprintf("Landlock ABI %d", abi)
 	if m := missing(eff, abi); len(m) > 0 {
 		if eff.Required {
-			return StateUnavailable, detail + " cannot enforce " + strings.Join(m, ", "), nil
+			return StateUnavailable, detail + " cannot enforce " + strings.Join(m, ", "), nil, nil
 		}
 		detail += "; not enforced: " + strings.Join(m, ", ")
 	}
-	if launcherPath == "" {
-		return StateUnavailable, "no launcher binary", nil
-	}
-	spec, err := encodeSpec(eff)
-	if err != nil {
-		return StateUnavailable, err.Error(), err
-	}
-	args := append([]string{launcherPath, LauncherArg, spec, cmd.Path}, cmd.Args...)
-	cmd.Path, cmd.Args = launcherPath, args
-	return StateActive, detail, nil
+	return StateActive, detail, func() error { return startConfined(cmd, eff) }, nil
 }
 
 // Available reports whether this OS can confine a server (Linux: the

@@ -3,21 +3,16 @@
 package sandbox
 
 import (
-	"errors"
 	"os/exec"
 	"runtime"
 )
 
 // wrapOS on Windows (and other systems) confines nothing.
-func wrapOS(_ *exec.Cmd, _ *Effective, _ string) (string, string, error) {
+func wrapOS(_ *exec.Cmd, _ *Effective) (string, string, func() error, error) {
 	if runtime.GOOS == "windows" {
-		return StateNone, "not sandboxed on Windows (environment allowlist only)", nil
+		return StateNone, "not sandboxed on Windows (environment allowlist only)", nil, nil
 	}
-	return StateUnavailable, "no sandbox on " + runtime.GOOS, nil
-}
-
-func applyAndExec(_ *Effective, _ string, _ []string) error {
-	return errors.New("sandbox launcher: not supported on " + runtime.GOOS)
+	return StateUnavailable, "no sandbox on " + runtime.GOOS, nil, nil
 }
 
 // Available reports that this OS cannot confine a server, and why.

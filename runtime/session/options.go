@@ -82,7 +82,7 @@ type Options struct {
 	Dir     string
 	// WrapCommand, when set, is called with a stdio server's command just
 	// before it starts (see [process.Options.Wrap]).
-	WrapCommand func(*exec.Cmd) error
+	WrapCommand func(*exec.Cmd) (start func() error, err error)
 	// StderrBytes bounds the kept tail of a stdio server's stderr.
 	StderrBytes int
 	// ShutdownGrace is how long a stdio server may take to exit after its

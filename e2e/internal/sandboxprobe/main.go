@@ -91,6 +91,15 @@ func attack(action, target string) string {
 		got, err = viaProxy(target)
 	case "kill-parent":
 		err = killParent()
+	case "kill-host-threads":
+		err = killHostThreads()
+	case "host-mem":
+		// The host's memory (its tokens), through /proc.
+		var f *os.File
+		f, err = os.Open(fmt.Sprintf("/proc/%d/mem", os.Getppid()))
+		if err == nil {
+			f.Close()
+		}
 	case "parent-environ":
 		// The host's environment, where its API keys are, through /proc.
 		var b []byte

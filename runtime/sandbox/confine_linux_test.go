@@ -3,13 +3,20 @@
 package sandbox
 
 import (
+	"bytes"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // fixture is a fake home with secrets, a server cwd and a private temp dir.
@@ -72,7 +79,8 @@ func (f fixture) resolve(t *testing.T, p Policy, cwd string) *Effective {
 	return eff
 }
 
-// probe runs the test binary as a server under eff, through the launcher.
+// probe runs the test binary as a server under eff, started as the host
+// starts one.
 func probe(t *testing.T, eff *Effective, cwd string, args ...string) (string, bool) {
 	t.Helper()
 	self, err := os.Executable()
@@ -82,21 +90,32 @@ func probe(t *testing.T, eff *Effective, cwd string, args ...string) (string, bo
 	cmd := exec.Command(self, args...)
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), "SANDBOX_PROBE=1")
-	st, err := Wrap(cmd, eff, self)
+	st, start, err := Wrap(cmd, eff)
 	if err != nil {
 		t.Fatalf("Wrap: %v", err)
 	}
 	if st.State != StateActive {
 		t.Fatalf("status = %v, want active", st)
 	}
-	out, err := cmd.CombinedOutput()
-	text := strings.TrimSpace(string(out))
+	out, err := run(cmd, start)
+	text := strings.TrimSpace(out)
 	if err != nil && !strings.HasPrefix(text, "denied") {
 		if _, ok := err.(*exec.ExitError); !ok || !strings.Contains(text, "denied") {
 			t.Fatalf("probe %v: %v: %s", args, err, text)
 		}
 	}
 	return text, err == nil && text == "ok"
+}
+
+// run starts cmd with start (from Wrap) and returns its combined output.
+func run(cmd *exec.Cmd, start func() error) (string, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := start(); err != nil {
+		return out.String(), err
+	}
+	err := cmd.Wait()
+	return out.String(), err
 }
 
 func expect(t *testing.T, eff *Effective, cwd string, allowed bool, args ...string) {
@@ -107,7 +126,7 @@ func expect(t *testing.T, eff *Effective, cwd string, allowed bool, args ...stri
 	}
 }
 
-func TestLauncherDefaultPolicy(t *testing.T) {
+func TestConfineDefaultPolicy(t *testing.T) {
 	f := newFixture(t)
 	eff := f.resolve(t, Policy{}, f.cwd)
 	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
@@ -138,7 +157,7 @@ func TestLauncherDefaultPolicy(t *testing.T) {
 
 // A server whose cwd is the home directory still cannot write shell
 // start-up files or read secrets through it.
-func TestLauncherCwdIsHome(t *testing.T) {
+func TestConfineCwdIsHome(t *testing.T) {
 	f := newFixture(t)
 	eff := f.resolve(t, Policy{}, f.home)
 	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
@@ -149,7 +168,7 @@ func TestLauncherCwdIsHome(t *testing.T) {
 	expect(t, eff, f.home, true, "write", h("project/x"))
 }
 
-func TestLauncherStrictPolicy(t *testing.T) {
+func TestConfineStrictPolicy(t *testing.T) {
 	f := newFixture(t)
 	eff := f.resolve(t, Policy{Base: BaseStrict, Read: []string{"~/project"}}, f.cwd)
 	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
@@ -167,7 +186,7 @@ func TestLauncherStrictPolicy(t *testing.T) {
 }
 
 // A granted port is reachable; others are not.
-func TestLauncherNetworkAllowlist(t *testing.T) {
+func TestConfineNetworkAllowlist(t *testing.T) {
 	f := newFixture(t)
 	open, closed := listen(t), listen(t)
 	_, port, _ := net.SplitHostPort(open)
@@ -179,7 +198,7 @@ func TestLauncherNetworkAllowlist(t *testing.T) {
 // With the host's proxy, only the proxy's port is reachable: not even
 // the listed pair directly (the server must go through the proxy, which
 // checks the host).
-func TestLauncherNetworkProxyPortOnly(t *testing.T) {
+func TestConfineNetworkProxyPortOnly(t *testing.T) {
 	f := newFixture(t)
 	proxy, listed := listen(t), listen(t)
 	_, port, _ := net.SplitHostPort(listed)
@@ -200,26 +219,34 @@ func TestProbeUnconfined(t *testing.T) {
 	f := newFixture(t)
 	eff := f.resolve(t, Policy{Off: true}, f.cwd)
 	self, _ := os.Executable()
-	for _, args := range [][]string{
+	probes := [][]string{
 		{"read", filepath.Join(f.home, ".ssh/id_rsa")},
 		{"write", filepath.Join(f.home, "notes.txt")},
 		{"connect", listen(t)},
 		{"udp"},
 		{"kill", "0"},
-		{"parent-environ"},
-	} {
+		{"tkill-self"},
+		{"tgkill-host"},
+	}
+	// Once a sandboxed start has made this process not dumpable, only a
+	// root probe (CAP_SYS_PTRACE) reads its environment, sandbox or not.
+	if d, _ := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); d == 1 || os.Geteuid() == 0 {
+		probes = append(probes, []string{"parent-environ"})
+	}
+	for _, args := range probes {
 		cmd := exec.Command(self, args...)
 		cmd.Env = append(os.Environ(), "SANDBOX_PROBE=1")
-		if st, err := Wrap(cmd, eff, self); err != nil || st.State != StateOff {
+		st, start, err := Wrap(cmd, eff)
+		if err != nil || st.State != StateOff {
 			t.Fatalf("Wrap: %v %v", st, err)
 		}
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := run(cmd, start); err != nil {
 			t.Errorf("%v unconfined: %v %s", args, err, out)
 		}
 	}
 }
 
-func TestLauncherDeniedStartNamesThePath(t *testing.T) {
+func TestConfineDeniedStartNamesThePath(t *testing.T) {
 	f := newFixture(t)
 	eff := f.resolve(t, Policy{Base: BaseStrict}, f.cwd)
 	// A program outside what strict reads.
@@ -230,18 +257,99 @@ func TestLauncherDeniedStartNamesThePath(t *testing.T) {
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho hi\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	self, _ := os.Executable()
 	cmd := exec.Command(prog)
-	if _, err := Wrap(cmd, eff, self); err != nil {
+	_, start, err := Wrap(cmd, eff)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
+	out, err := run(cmd, start)
 	if err == nil {
 		t.Fatalf("started: %s", out)
 	}
-	if !strings.Contains(string(out), "sandbox denied starting "+prog) || !strings.Contains(string(out), `"read"`) {
-		t.Errorf("output = %q, want the path and the grant", out)
+	if !strings.Contains(err.Error(), "sandbox denied starting "+prog) || !strings.Contains(err.Error(), `"read"`) {
+		t.Errorf("error = %q, want the path and the grant", err)
 	}
+}
+
+// The thread that starts a server shares its domain until it ends, so the
+// seccomp filter refuses the signals that could reach it (Landlock alone
+// lets a server signal its own thread: tkill-self shows the filter is
+// there), and the host is not dumpable, so no server reads its memory.
+func TestConfineHostThreadsOutOfReach(t *testing.T) {
+	f := newFixture(t)
+	for _, eff := range []*Effective{f.resolve(t, Policy{}, f.cwd), f.resolve(t, Policy{Base: BaseStrict}, f.cwd)} {
+		expect(t, eff, f.cwd, false, "tkill-self")
+		expect(t, eff, f.cwd, false, "tgkill-host")
+		expect(t, eff, f.cwd, false, "pidfd-thread")
+		expect(t, eff, f.cwd, false, "host-mem")
+		expect(t, eff, f.cwd, false, "child", "tgkill-host", strconv.Itoa(os.Getpid()))
+	}
+	if d, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); err != nil || d != 0 {
+		t.Errorf("the host is dumpable (%d, %v) after a sandboxed start", d, err)
+	}
+}
+
+// The rules stay on the threads that started servers, which end: after
+// many concurrent starts no thread of the host (the main thread above
+// all, which Go never ends) carries no_new_privs or a seccomp filter, and
+// the host still reads what the servers may not.
+func TestConfineLeavesTheHostUnconfined(t *testing.T) {
+	f := newFixture(t)
+	eff := f.resolve(t, Policy{Base: BaseStrict}, f.cwd)
+	secret := filepath.Join(f.home, ".ssh", "id_rsa")
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			expect(t, eff, f.cwd, false, "read", secret)
+		}()
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tainted := taintedThreads(t)
+		if len(tainted) == 0 {
+			break
+		}
+		if slices.Contains(tainted, os.Getpid()) || time.Now().After(deadline) {
+			t.Fatalf("threads %v of the host (pid %d) are still confined", tainted, os.Getpid())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := os.ReadFile(secret); err != nil {
+				t.Errorf("the host cannot read %s any more: %v", secret, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// taintedThreads lists the threads of this process with no_new_privs set
+// or a seccomp filter (/proc/self/task/*/status).
+func taintedThreads(t *testing.T) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tids []int
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc/self/task", e.Name(), "status"))
+		if err != nil {
+			continue // ended
+		}
+		s := string(b)
+		if strings.Contains(s, "NoNewPrivs:\t1") || !strings.Contains(s, "Seccomp:\t0") {
+			tid, _ := strconv.Atoi(e.Name())
+			tids = append(tids, tid)
+		}
+	}
+	return tids
 }
 
 func listen(t *testing.T) string {
@@ -261,4 +369,32 @@ func listen(t *testing.T) string {
 		}
 	}()
 	return ln.Addr().String()
+}
+
+// On a kernel without Landlock a server starts unconfined and its status
+// says why, unless its policy requires the sandbox: then Wrap refuses it.
+func TestWrapRequiredWithoutLandlock(t *testing.T) {
+	f := newFixture(t)
+	defer func(k func() (int, string)) { landlockABI = k }(landlockABI)
+	landlockABI = func() (int, string) { return abiNoKernel, "kernel without Landlock (test)" }
+	for _, required := range []bool{false, true} {
+		eff := f.resolve(t, Policy{Required: required}, f.cwd)
+		cmd := exec.Command("/bin/true")
+		st, start, err := Wrap(cmd, eff)
+		if st.State != StateUnavailable || st.Detail != "kernel without Landlock (test)" {
+			t.Errorf("required=%v: status %v", required, st)
+		}
+		if required {
+			if !errors.Is(err, ErrRequired) || start != nil {
+				t.Errorf("required: Wrap = %v, start set %v; want ErrRequired and no start", err, start != nil)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("not required: %v", err)
+		}
+		if out, err := run(cmd, start); err != nil {
+			t.Errorf("not required: the server did not start unconfined: %v %s", err, out)
+		}
+	}
 }

@@ -1,0 +1,175 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/landlock-lsm/go-landlock/landlock"
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// configs are go-landlock's presets by ABI version.
+var configs = []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
+	landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
+
+// startConfined starts cmd (built by exec.Command, not yet started)
+// under eff. The rules are applied to one OS thread of the host, which
+// forks and execs the server and then ends with its goroutine: the server
+// and every child it starts inherit them, while the host's other threads
+// never carry them. Go gives the locked thread up when the goroutine
+// returns without unlocking it, and makes new threads from a clean one
+// while a goroutine is locked, so no restricted thread ever runs other
+// host code. Without Landlock (and not required) the server starts
+// unconfined: the host already shows it as unavailable.
+//
+// Before that thread ends, it shares the server's Landlock domain, which
+// lets the server reach it for a few microseconds. [protectHost] closes
+// that window: the host is not dumpable (no ptrace, no /proc/<pid>/mem)
+// and the seccomp filter refuses signals aimed at the host's threads.
+func startConfined(cmd *exec.Cmd, eff *Effective) error {
+	abi, reason := landlockABI()
+	if abi == abiNoKernel {
+		if eff.Required {
+			return fmt.Errorf("sandbox: %w: %s", ErrRequired, reason)
+		}
+		return cmd.Start()
+	}
+	cfg := landlock.V11.BestEffort()
+	if eff.Required {
+		if m := missing(eff, abi); len(m) > 0 {
+			return fmt.Errorf("sandbox: %w: Landlock ABI %d cannot enforce %v", ErrRequired, abi, m)
+		}
+		cfg = configs[min(abi, abiNewest)-1]
+	}
+	if eff.Network == NetworkAll {
+		cfg.HandledAccessNet = 0
+	}
+	rules, err := fsRules(eff)
+	if err != nil {
+		return err
+	}
+	rules = append(rules, netRules(eff)...)
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return cmd.Start()
+	}
+	defer unix.Close(fd)
+	if err := protectHost(); err != nil {
+		return err
+	}
+	filter := hostFilter(eff.Network == NetworkNone && abi < abiUDP)
+	return onThreadThatEnds(func() error {
+		if err := restrictThread(fd, flags, filter); err != nil {
+			return err
+		}
+		return execError(cmd.Path, cmd.Start())
+	})
+}
+
+// onThreadThatEnds runs fn on an OS thread of its own that ends when fn
+// returns. That is never the main thread: Go keeps the main thread alive
+// (parked) when its goroutine ends locked, and Landlock, signals and
+// /proc/<pid> judge the process by that thread, so confining it would
+// leave the host inside the server's domain for good. A goroutine that
+// lands on the main thread keeps it locked (so no other can get it) while
+// a new goroutine runs fn elsewhere.
+func onThreadThatEnds(fn func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // not unlocked after fn: the thread ends with this goroutine
+		if unix.Gettid() == unix.Getpid() {
+			done <- onThreadThatEnds(fn)
+			runtime.UnlockOSThread()
+			return
+		}
+		done <- fn()
+	}()
+	return <-done
+}
+
+// restrictThread confines the calling (locked) thread: no new privileges,
+// the Landlock ruleset fd, no capabilities, and the seccomp filter.
+// Every one of these is per thread.
+func restrictThread(fd int, flags uint32, filter seccomp.Filter) error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
+	}
+	dropCapabilities()
+	if err := seccomp.LoadFilter(filter); err != nil {
+		return fmt.Errorf("sandbox: loading the seccomp filter: %w", err)
+	}
+	return nil
+}
+
+// execError says which path the sandbox refused, with the grant to fix it.
+func execError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
+		return fmt.Errorf("sandbox: the sandbox denied starting %s (%v); grant it with \"sandbox\": {\"filesystem\": {\"read\": [%q]}}", path, err, path)
+	}
+	return fmt.Errorf("sandbox: starting %s: %w", path, err)
+}
+
+// netRules grants the TCP ports of a "host:port" allowlist, or only the
+// filtering proxy's port when the host runs one for the server. Landlock
+// matches ports, not hosts: see docs/SANDBOX.md.
+func netRules(eff *Effective) []landlock.Rule {
+	if eff.Network != NetworkAllow {
+		return nil
+	}
+	if eff.ProxyPort != 0 {
+		return []landlock.Rule{landlock.ConnectTCP(eff.ProxyPort)}
+	}
+	var rules []landlock.Rule
+	for _, hp := range eff.Allow {
+		// "host:*" needs the proxy: by port alone it would open every
+		// port, so without one it grants nothing.
+		if _, port, err := splitHostPort(hp); err == nil && port != 0 {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+	}
+	return rules
+}
+
+// dropCapabilities empties the bounding set, so that the server (which a
+// host run as root would start with every capability) gets none at exec:
+// measured on Linux 6.18, a root server kept the capabilities to read
+// /proc/<host pid>/environ (the host's API keys) past Landlock's ptrace
+// rule, which holds for a server without them. Not root, there is nothing
+// to drop and the kernel refuses the drop (ignored).
+func dropCapabilities() {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			return
+		}
+	}
+}
+
+// protectHost makes the host process not dumpable, once, before its first
+// sandboxed start: no process of the user's (a server included) may then
+// ptrace it, read its memory through /proc/<pid>/mem or /proc/<pid>/environ,
+// or take its file descriptors, whatever Landlock allows. ssh-agent and
+// gpg-agent do the same for the keys they hold; the host holds tokens.
+// Its own /proc/self stays readable to it; core dumps are off.
+var protectHost = sync.OnceValue(func() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: prctl(PR_SET_DUMPABLE, 0): %w", err)
+	}
+	return nil
+})
