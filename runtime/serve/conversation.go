@@ -97,7 +97,9 @@ func (s *service) ConversationEnd(_ context.Context, p *protocol.ConversationPar
 		ids = append(ids, id)
 	}
 	_, kept := s.convs[conv]
-	if !kept && len(ids) == 0 {
+	// An ended conversation whose cancelled run has not finished yet still
+	// has that run on record: it is ended all the same.
+	if c.ended[conv] || !kept && len(ids) == 0 {
 		c.mu.Unlock()
 		s.mu.Unlock()
 		return nil, protocol.NewError(protocol.CodeInvalidParams, protocol.ErrorData{Field: "conversation"},
