@@ -158,6 +158,7 @@ func toolResults(res *core.RunResult) map[string]string {
 // of a go-sdk server that changes a tool's definition, each call behind the
 // confirm-by-default gate.
 func TestAgentRunThroughAdapters(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	filesystem := testenv.NodeBin(t, "mcp-server-filesystem")
 	dir := t.TempDir()

@@ -33,6 +33,7 @@ func exists(path string) bool {
 // global "always allow" for an id does not pass to a project server that
 // reuses the id.
 func TestCloneARepo(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	h := newHostCLI(t)
 	marker := filepath.Join(h.dir, "evil-ran") // the server's cwd: its sandbox lets it write there

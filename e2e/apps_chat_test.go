@@ -12,6 +12,7 @@ import (
 // host chat, under tmux, with the real vanillajs app server: a call of
 // the app's tool says the tool has an app and how to see it.
 func TestChatSaysToolHasApp(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	basic := testenv.NodeBin(t, "mcp-server-basic-vanillajs")
 	bin := buildHost(t)

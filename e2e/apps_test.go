@@ -78,6 +78,7 @@ func appsHost(t *testing.T, withBasic bool) (*servedHost, protocol.AppServer, co
 // instance with the input and the result, the UI reads the app's HTML, and
 // the app's own calls are gated like the model's and kept to its server.
 func TestMCPAppsBasic(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	h, apps, ctx := appsHost(t, true)
 
 	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "basic"})
@@ -223,6 +224,7 @@ func TestMCPAppsBasic(t *testing.T) {
 // wrong MIME type or over the size bound are refused with an error naming
 // server, tool and URI.
 func TestMCPAppsHostile(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	h, apps, ctx := appsHost(t, false)
 
 	tl, err := h.rt.ToolsList(ctx, &protocol.ToolsListParams{Server: "hostile"})

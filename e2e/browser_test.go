@@ -20,6 +20,7 @@ import (
 // login page, continues through its consent page and lands on the runtime's
 // loopback callback page; the server is then usable from a new process.
 func TestLoginInChromium(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
 	rs, provider := startOIDC(t)

@@ -16,6 +16,7 @@ import (
 // shows what would run); the next chat asks again, "approve" starts it;
 // the chat after that does not ask.
 func TestChatAsksToApproveProjectServers(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	bin := buildHost(t)
 	dir := t.TempDir()

@@ -28,6 +28,7 @@ const paneTitle = "mcp-host-e2e-title"
 // colours, no BEL, no bidi or invisible character, the pane title and
 // bell flag untouched, and the permission prompt naming the real tool.
 func TestChatHostileServer(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	bin := buildHost(t)
 	server := hostile.Command(t)

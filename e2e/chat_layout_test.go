@@ -31,6 +31,7 @@ const longAnswer = "This answer is a deliberately long sentence that has to wrap
 // CHAT_SCREEN_DIR set the screens are written there (docs/chat-60.txt,
 // docs/chat-200.txt).
 func TestChatLayout(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)

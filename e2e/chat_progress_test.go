@@ -13,6 +13,7 @@ import (
 // runs, host chat's status line shows the server's progress for it
 // (issue 13, progress).
 func TestChatProgressInTmux(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)
@@ -46,6 +47,7 @@ func TestChatProgressInTmux(t *testing.T) {
 // host chat's status line shows the task's state and message (issue 13,
 // tasks).
 func TestChatTaskInTmux(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	bin := buildHost(t)
 	p := newTaskPeer(t, 20) // 20 polls of 200 ms: about 4 s of work

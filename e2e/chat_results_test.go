@@ -12,6 +12,7 @@ import (
 // conversation goes on, and /new ends the conversation: the runtime
 // removes the kept file (issue 24 item 4).
 func TestChatNewRemovesKeptResults(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	bin := buildHost(t)
 	prim := buildPrimServer(t)

@@ -140,6 +140,7 @@ func strconvQuote(s string) string { return `"` + s + `"` }
 // /mcp, logs in to the demo's protected server with the pasted redirect,
 // and checks what the screen shows at each step.
 func TestChatInTmux(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	requireTmux(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := buildHost(t)

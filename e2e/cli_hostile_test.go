@@ -42,6 +42,7 @@ func hostileCLI(t *testing.T) *hostCLI {
 // must see exactly what would run): the word PWNED may show there as text
 // (inside "\u001b]0;PWNED\u0007"), never as a sequence a terminal runs.
 func TestCLIHostileServer(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	h := hostileCLI(t)
 	env := []string{"MCP_HOST_TOKEN_STORE=file"}
 	run := func(want []string, args ...string) string {

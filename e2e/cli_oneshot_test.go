@@ -208,6 +208,7 @@ func checkConcurrentStarts(t *testing.T, what string, evs []serverEvent, n int) 
 // (every server starts before the first has finished its delay), which
 // the servers' own events show, whatever the machine's speed.
 func TestCLIConnectsServersConcurrently(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	bin := buildHostile(t)
 	h := newHostCLI(t)
 	const n = 5

@@ -50,6 +50,7 @@ func (h *hostCLI) run(t *testing.T, env []string, args ...string) (string, strin
 }
 
 func TestCLIAgainstEverything(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	argv := testenv.NodeBin(t, "mcp-server-everything")
 	h := newHostCLI(t)
 	const secret = "s3cr3t-value-never-shown"

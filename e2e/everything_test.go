@@ -113,6 +113,7 @@ func exercise(t *testing.T, opts session.Options, sawCancel func(t *testing.T) b
 }
 
 func TestEverythingStdio(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	argv := testenv.NodeBin(t, "mcp-server-everything")
 	// Record what reaches the server's stdin on the way through.
 	inLog := filepath.Join(t.TempDir(), "stdin.jsonl")

@@ -42,6 +42,7 @@ func peerCLI(t *testing.T, home, dir, bin string, args ...string) {
 // each client's variable forms become ours, and Gemini's "trust" is not
 // carried over.
 func TestImportFromPeers(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	for _, tc := range []struct {
 		peer, bin string
 		adds      [][]string

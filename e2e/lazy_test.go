@@ -140,6 +140,7 @@ func toolText(res *protocol.ToolCallResult) string {
 // process), its tools are offered; a call starts it; idle_timeout_ms
 // unused stops its process, and the next call starts it again.
 func TestLazyServerIdleStopAndRestart(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha", "beta says beta")
 	l.firstRun(t)
@@ -173,6 +174,7 @@ func TestLazyServerIdleStopAndRestart(t *testing.T) {
 // about again at the gate, though the user had answered "always" for the
 // definition kept in the catalog.
 func TestLazyToolChangedWhileIdleIsAskedAgain(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha")
 	h, ctx := l.serve(t, nil)
@@ -213,6 +215,7 @@ func TestLazyToolChangedWhileIdleIsAskedAgain(t *testing.T) {
 // server no longer has: that call fails naming server and tool, and the
 // next run's catalog is the live one.
 func TestLazyToolDisappearedWhileIdle(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha", "beta says beta")
 	l.firstRun(t)
@@ -257,6 +260,7 @@ func hasTool(names []string, tool string) bool {
 // the status is error, and the kept catalog is still offered; nothing
 // retries in the background.
 func TestLazyServerFailsToStartOnFirstCall(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha")
 	l.firstRun(t)
@@ -288,6 +292,7 @@ func TestLazyServerFailsToStartOnFirstCall(t *testing.T) {
 // A UI subscribed to a resource of a lazy server keeps it running past
 // its idle timeout; unsubscribed, it stops.
 func TestLazyServerKeptAwakeBySubscription(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha")
 	l.firstRun(t)
@@ -313,6 +318,7 @@ func TestLazyServerKeptAwakeBySubscription(t *testing.T) {
 // catalog (here nested millions deep, then cut short) is a miss, and the
 // server starts at once to list its tools instead of offering it.
 func TestLazyPlantedCatalogIsAMiss(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	l := newLazyEnv(t)
 	l.offer(t, "alpha says alpha")
 	l.firstRun(t)

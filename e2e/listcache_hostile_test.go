@@ -22,6 +22,7 @@ import (
 // stack overflow on every start, and the far-future one was served as
 // written.
 func TestListCachePlantedEntriesAreMisses(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	url, lists := ttlServer(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")

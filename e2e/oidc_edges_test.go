@@ -71,6 +71,7 @@ func (o *oidcServe) status(t *testing.T) protocol.ServerStatus {
 // the server's first connection attempt has met its 401, gets the login,
 // not "login required: not logged in" (issue 12 item 9).
 func TestOIDCLoginRightAfterStart(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	for i := range 2 {
 		// The first connection's discovery is still running when the
 		// login comes.

@@ -209,6 +209,7 @@ func step(t *testing.T, name string, f func(t *testing.T)) {
 // stays ready, and a resource that names another resource in its metadata
 // makes no request to any authorization server.
 func TestOIDCProviderLifecycle(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	rs, provider := startOIDC(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "global", "config.json")

@@ -19,6 +19,7 @@ import (
 // user-writable) policy file is writable, in initialize's problems and in
 // a log notification when it reloads the policy.
 func TestPolicyForcedServerApproval(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	h := newHostCLI(t)
 	policyFile := filepath.Join(filepath.Dir(h.global), "..", "managed.json")
 	writePolicy := func(env map[string]string) {

@@ -153,6 +153,7 @@ func TestPromptToolsStayForAUIWithoutPrompts(t *testing.T) {
 // user's message (the scripted model sees its text) and subscribes to one,
 // seeing resources.updated when server-everything reports a change.
 func TestResourcesForTheApplication(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	h, _, prim := startPrimitives(t, protocol.UICapabilities{MCPPrompts: true})
 	ctx := ctxT(t, 2*time.Minute)
 	list, err := prim.ResourcesList(ctx, &protocol.ListParams{Server: "everything"})

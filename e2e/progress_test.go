@@ -30,6 +30,7 @@ func progressEvents(evs []protocol.AgentEventParams) []protocol.AgentEventParams
 // agent.event progress events for that call, 1/4 … 4/4, after its
 // tool_call and before its tool_result.
 func TestProgressRunEverything(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	name := adapter.PublicName("everything", longRunning)
 	g := startGaps(t, protocol.UICapabilities{}, []map[string]any{
 		callStep(map[string]any{"id": "call_long", "name": name, "args": map[string]any{"duration": 2, "steps": 4}}),
@@ -81,6 +82,7 @@ func TestProgressRunEverything(t *testing.T) {
 // tool sends tool.progress notifications naming the request, all before
 // its answer.
 func TestProgressToolCallEverything(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	g := startGaps(t, protocol.UICapabilities{}, nil, "--allow", "everything/"+longRunning)
 	ctx := ctxT(t, time.Minute)
 	res, err := g.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "everything", Tool: longRunning, Arguments: []byte(`{"duration":2,"steps":4}`)})
@@ -159,6 +161,7 @@ func toolProgressLines(t *testing.T, h *servedHost, marker string) ([]progressNo
 // step each get their own progress events (the runtime ties each server
 // call to the model's call id).
 func TestProgressTwoCallsOneStep(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	name := adapter.PublicName("everything", longRunning)
 	g := startGaps(t, protocol.UICapabilities{}, []map[string]any{
 		callStep(

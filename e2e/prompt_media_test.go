@@ -24,6 +24,7 @@ import (
 // primserver's "picture" prompt (a PNG) and the npm server-everything's
 // resource-prompt with a blob resource (issue 24 item 1).
 func TestPromptMediaReachTheModel(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	bin := buildPrimServer(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	servers := map[string]any{
@@ -78,6 +79,7 @@ func TestPromptMediaReachTheModel(t *testing.T) {
 // as an image_url content part with the image as a data URL, after the
 // text that names it (issue 24 item 1).
 func TestPromptImageReachesAnOpenAIModel(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	bin := buildPrimServer(t)
 	var mu sync.Mutex
 	var bodies [][]byte

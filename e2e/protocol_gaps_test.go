@@ -264,6 +264,7 @@ func TestProtocolConfirmNamesItsCall(t *testing.T) {
 // timed-out confirm denies with a reason the model sees, decided_by
 // timeout, and the turn goes on (issue 13 item 2).
 func TestProtocolRequestCancelled(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	echo := adapter.PublicName("everything", "echo")
 	g := startGaps(t, protocol.UICapabilities{Confirm: true}, []map[string]any{
 		callStep(call(echo, map[string]any{"message": "late"})),
@@ -404,6 +405,7 @@ func TestProtocolLocalToolConfirmNamesItsRun(t *testing.T) {
 // server still connecting, is -32003 at once; with wait_ready_ms it waits
 // for the server and runs.
 func TestProtocolToolCallWaitsReady(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{

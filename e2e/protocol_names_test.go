@@ -39,6 +39,7 @@ func rawAnswer(t *testing.T, g *gapsHost, id, line string) map[string]any {
 // registry.*, mcp.permissions.* included) answers a params field it does
 // not take with -32602 naming it, and does nothing else.
 func TestProtocolEveryRequestRefusesUnknownFields(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	g := startGaps(t, protocol.UICapabilities{Confirm: true}, nil)
 	for _, m := range protocol.Methods {
 		if m.Direction != protocol.UIToRuntime {

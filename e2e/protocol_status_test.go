@@ -20,6 +20,7 @@ import (
 // shows while the old session closes, and a removed server is reported
 // with its last state and transport (issue 13 item 5).
 func TestProtocolStatusOncePerChange(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	g := startGaps(t, protocol.UICapabilities{}, nil)
 	ctx := ctxT(t, time.Minute)
 	res, err := g.rt.MCPReconnect(ctx, &protocol.ServerParams{ID: "everything"})

@@ -87,6 +87,7 @@ func bundleEntry(name, version, url, hash string) map[string]any {
 // tampered one), a remote and a PyPI package; then host mcp search, add
 // --from-registry, call, and update to a new version with re-approval.
 func TestRegistryInstallRunUpdate(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	node := testenv.Node(t)
 	npx, err := exec.LookPath("npx")
 	testenv.Require(t, "npx (npm)", err)

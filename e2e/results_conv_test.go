@@ -48,6 +48,7 @@ func keptFiles(t *testing.T, cache string) []string {
 // mcp_result_read, a run of another conversation that names its id cannot,
 // and conversation.end removes the file (issue 24 item 4).
 func TestKeptResultLivesWithItsConversation(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	bin := buildPrimServer(t)
 	cache := t.TempDir()
 	servers := map[string]any{"bigsrv": map[string]any{"command": bin, "args": []string{"-big", "1048576"}, "trust": true, "max_output_tokens": 10_000}}

@@ -161,6 +161,7 @@ func (s *sandboxHome) assertConfined(t *testing.T) {
 }
 
 func TestSandboxDefaultPolicy(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	s := newSandboxHome(t)
 	s.configure(t, `"default"`)
 	s.assertConfined(t)
@@ -174,6 +175,7 @@ func TestSandboxDefaultPolicy(t *testing.T) {
 }
 
 func TestSandboxStrictPolicy(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	s := newSandboxHome(t)
 	s.configure(t, `{"base":"strict","filesystem":{"write":[`+quote(s.project)+`]}}`)
 	s.assertConfined(t)
@@ -214,6 +216,7 @@ func TestSandboxDeniedHint(t *testing.T) {
 // directory not granted stays out of its reach even where the server's own
 // rules would allow it.
 func TestSandboxFilesystemServer(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	argv := testenv.NodeBin(t, "mcp-server-filesystem")
 	s := newSandboxHome(t)
 	files := filepath.Join(t.TempDir(), "files")

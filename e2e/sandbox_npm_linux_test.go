@@ -18,6 +18,7 @@ import (
 // into the server's cwd, or grant the file), and with the variable naming
 // a file in its cwd it works unchanged.
 func TestSandboxMemoryAndThinkingServers(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	memory := testenv.NodeBin(t, "mcp-server-memory")
 	thinking := testenv.NodeBin(t, "mcp-server-sequential-thinking")
 	s := newSandboxHome(t)

@@ -67,6 +67,7 @@ func hostileOAuth(t *testing.T) string {
 // or sends to the UI, even when servers quote them back in their errors
 // and the network stack quotes URLs in dial errors; --debug included.
 func TestNoSecretInAnyOutput(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	secrets := map[string]string{
 		"E2E_SECRET_QUERY":  "qv-7f3a9c1e5b2d8046-QUERY",
 		"E2E_SECRET_HEADER": "hv-0b4e6d2a9c7f1358-HEADER",

@@ -23,6 +23,7 @@ import (
 
 // TestServeProtocol drives the built `host serve` as a UI would.
 func TestServeProtocol(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	dir := t.TempDir()
 	// The log is in a directory of its own, granted to the server's

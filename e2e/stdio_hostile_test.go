@@ -96,6 +96,7 @@ func running(pid int) bool {
 // reference machine under load: a shutdown that waited for the hung call
 // would never answer.
 func TestServeShutdownDuringHungStdioCall(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to inspect processes")
 	}

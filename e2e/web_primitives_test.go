@@ -18,6 +18,7 @@ import (
 // sees each; a watched resource shows server-everything's updates
 // (web-primitives.mjs).
 func TestWebPromptsAndAttachments(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")

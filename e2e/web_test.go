@@ -111,6 +111,7 @@ type webResult struct {
 // nor another app. The screenshot of the page with the app becomes
 // docs/host-web.png when UPDATE_SCREENSHOT=1.
 func TestWebUIInChromium(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
@@ -259,6 +260,7 @@ func TestWebUIInChromium(t *testing.T) {
 // protected server from /mcp and gets an answer through a permission prompt.
 // Ctrl-C ends the demo cleanly.
 func TestDemoOpensWebUI(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	chromium, node := testenv.Playwright(t)
 	root := testenv.RepoRoot(t)
 

@@ -57,7 +57,9 @@ esac
 # Nothing of the suite is taken from the cache.
 # E2E_HOST_RACE=1: the host under e2e is built with -race too (e2e's
 # buildHost; tests that measure its memory get a build without it).
-# Two packages at a time: the reference machine has 2 cores.
+# Two packages at a time: the reference machine has 2 cores. Three
+# parallel tests at a time within a package: the e2e tests that call
+# t.Parallel mostly wait on the processes they start (e2e/doc.go).
 export E2E_HOST_RACE=1
 # The fuzz targets and the Windows unit tests run beside go test at the
 # lowest CPU priority (nice 19): the end-to-end tests spend much of their
@@ -68,9 +70,9 @@ step "fuzz targets (scripts/fuzz.sh) and the Windows unit tests (scripts/wine-te
 (nice -n 19 bash scripts/fuzz.sh && nice -n 19 bash scripts/wine-test.sh) >"$logs/side" 2>&1 &
 side_pid=$!
 
-step "go test -race -count=1 -p 2 -timeout 40m ./..."
+step "go test -race -count=1 -p 2 -parallel 3 -timeout 40m ./..."
 test_ok=0
-go test -race -count=1 -p 2 -timeout 40m "$@" ./... || test_ok=$?
+go test -race -count=1 -p 2 -parallel 3 -timeout 40m "$@" ./... || test_ok=$?
 
 step "go test done; waiting for the fuzz targets and the Windows unit tests"
 side_ok=0
