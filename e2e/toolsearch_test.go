@@ -23,7 +23,7 @@ import (
 // decoys, and calls it; the call is confirmed by the UI (the search is
 // not) and reaches the server once.
 func TestServeToolSearch(t *testing.T) {
-	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	t.Parallel()                  // waits on processes most of its time (package doc: Parallel tests)
 	srv := bench.NewServer(9_980) // catalog_tool_NNNNN, plus echo
 	var mu sync.Mutex
 	var refunds []string

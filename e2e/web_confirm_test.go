@@ -20,7 +20,7 @@ import (
 // waiting, no allow button has the focus); a click on "Allow once" then
 // allows the call.
 func TestWebConfirmNeedsAClick(t *testing.T) {
-	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	t.Parallel()          // waits on processes most of its time (package doc: Parallel tests)
 	testenv.Playwright(t) // a missing chromium skips (or fails) before host web starts
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")

@@ -20,7 +20,7 @@ const markdownAnswer = "## Result\n\nThe count is **three**, see [the docs](http
 // fenced block become elements in chromium; a <script>, an <img onerror>
 // and a javascript: link in the answer are shown as text and never run.
 func TestWebRendersMarkdown(t *testing.T) {
-	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	t.Parallel()          // waits on processes most of its time (package doc: Parallel tests)
 	testenv.Playwright(t) // a missing chromium skips (or fails) before host web starts
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")

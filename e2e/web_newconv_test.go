@@ -19,7 +19,7 @@ import (
 // old one. Before, the page had no such action: a conversation's kept
 // results stayed until host web exited.
 func TestWebNewConversationEndsIt(t *testing.T) {
-	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	t.Parallel()          // waits on processes most of its time (package doc: Parallel tests)
 	testenv.Playwright(t) // a missing chromium skips (or fails) before host web starts
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
