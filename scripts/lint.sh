@@ -48,16 +48,18 @@ go vet ./...
 # this gives up: a dependency's API that differs between the two
 # architectures is type-checked against one (the x/sys calls the module
 # makes have the same types on both).
+# shellcheck source=scripts/cross.sh
+. scripts/cross.sh # CROSS_GCFLAGS: no optimisation for the cross-vets' compilation
 files='{{.ImportPath}} {{.GoFiles}} {{.CgoFiles}} {{.TestGoFiles}} {{.XTestGoFiles}} {{.EmbedFiles}} {{.TestEmbedFiles}} {{.XTestEmbedFiles}}'
 for platforms in "windows amd64 arm64" "darwin arm64 amd64"; do
   read -r goos first twin <<<"$platforms"
   step "go vet ./... for $goos/$first"
-  GOOS=$goos GOARCH=$first go vet ./...
+  GOOS=$goos GOARCH=$first go vet -gcflags="$CROSS_GCFLAGS" ./...
   if cmp -s <(GOOS=$goos GOARCH=$first go list -f "$files" ./...) <(GOOS=$goos GOARCH=$twin go list -f "$files" ./...); then
     step "$goos/$twin: every package has the files of $goos/$first (go list), vetted there"
   else
     step "go vet ./... for $goos/$twin (some package's files differ from $goos/$first's)"
-    GOOS=$goos GOARCH=$twin go vet ./...
+    GOOS=$goos GOARCH=$twin go vet -gcflags="$CROSS_GCFLAGS" ./...
   fi
 done
 

@@ -47,6 +47,13 @@ if [ ! -f "$dll" ]; then
   timeout 120 "$wine" wineboot --init </dev/null
 fi
 go run ./scripts/winebcrypt "$dll"
+# --prefix-only: make the prefix and stop. make test does that at normal
+# priority before the tests start, since this script then runs at nice 19
+# beside them, where a first wineboot could outlast its timeout.
+if [ "${1:-}" = --prefix-only ]; then
+  step "prefix ready"
+  exit 0
+fi
 
 # Tests of runtime/process and runtime/session that mean something on
 # Windows; the rest assume unix processes (sh, /proc) or are covered on
@@ -56,7 +63,11 @@ session_tests='^(TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|Test
 
 # The Credential Manager test writes to the vault: here, the prefix's.
 export MCP_HOST_TEST_WINCRED=1
-flags=(-count=1 -v -tags wine -ldflags=-checklinkname=0 -exec "$wine" -timeout 5m)
+# -gcflags: the flags scripts/lint.sh cross-vets windows/amd64 with, so the
+# dependencies it compiled are reused here rather than compiled again.
+# shellcheck source=scripts/cross.sh
+. scripts/cross.sh
+flags=(-count=1 -v -tags wine -ldflags=-checklinkname=0 "-gcflags=$CROSS_GCFLAGS" -exec "$wine" -timeout 5m)
 
 # run_windows PKG MIN [go test args...] runs PKG's tests under wine and
 # fails unless they pass and at least MIN top-level tests passed. MIN is
