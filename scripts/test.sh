@@ -4,8 +4,8 @@
 # vet, staticcheck) run beside it, then go test -race -count=1 over every package
 # with E2E_REQUIRED=1 (a missing peer fails instead of skipping) while, at
 # the lowest CPU priority, every fuzz target runs briefly (scripts/fuzz.sh)
-# and then the Windows unit tests of tokenstore, runtime/process and the
-# stdio session under wine (scripts/wine-test.sh).
+# and, beside it, the Windows unit tests of tokenstore, runtime/process and
+# the stdio session under wine (scripts/wine-test.sh).
 # Extra arguments go to `go test` (for example -run or -v).
 set -euo pipefail
 cd "$(dirname "$0")/.."
