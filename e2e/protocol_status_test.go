@@ -27,8 +27,26 @@ func TestProtocolStatusOncePerChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Server.State != protocol.StateConnecting {
-		t.Errorf("mcp.reconnect answered %s with %d tools, want connecting", res.Server.State, res.Server.Tools)
+	// The answer is the state after the change: connecting, never the old
+	// session's "ready" while it closes. On a loaded machine the reconnect
+	// may be over before the answer is made: then it is ready with its
+	// tools, and the UI has been sent connecting first.
+	switch {
+	case res.Server.State == protocol.StateConnecting:
+	case res.Server.State == protocol.StateReady && res.Server.Tools > 0:
+		waitFor(t, 10*time.Second, "the connecting status of a reconnect that ended before its answer", func() bool {
+			g.ui.mu.Lock()
+			defer g.ui.mu.Unlock()
+			for _, st := range g.ui.statuses {
+				if st.Server.ID == "everything" && st.Server.State == protocol.StateConnecting {
+					return true
+				}
+			}
+			return false
+		})
+		t.Logf("the reconnect was over before its answer: %s with %d tools", res.Server.State, res.Server.Tools)
+	default:
+		t.Errorf("mcp.reconnect answered %s with %d tools, want connecting (or ready with its tools once reconnected)", res.Server.State, res.Server.Tools)
 	}
 	var seen []string
 	waitFor(t, 30*time.Second, "everything ready again", func() bool {

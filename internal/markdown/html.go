@@ -40,14 +40,17 @@ func (safeHTML) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 }
 
-// webURL returns dest when it is an absolute http(s) URL with a host, else
-// nil.
+// webURL returns dest when it is an absolute http(s) URL with a host, its
+// scheme in lower case ("HTTPS://x" is https too: url.Parse lowers it, and
+// the link says what it is), else nil.
 func webURL(dest []byte) []byte {
 	u, err := url.Parse(string(dest))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
 		return nil
 	}
-	return dest
+	// The scheme is dest's first len(u.Scheme) bytes: Parse reads it from
+	// the start.
+	return append([]byte(u.Scheme), dest[len(u.Scheme):]...)
 }
 
 // openAnchor writes an anchor to href that opens in a new tab with no
