@@ -3,6 +3,7 @@
 package process
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"sync"
@@ -25,34 +26,80 @@ type procTree struct {
 func newProcTree() *procTree { return &procTree{} }
 
 // prepare starts the command without a console window, so none flashes up
-// for a console program run from a GUI host. It keeps what the command
+// for a console program run from a GUI host, and suspended, so that it is
+// in its job before it runs (see started). It keeps what the command
 // already set (the command line of a batch file, see command).
 func (t *procTree) prepare(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NO_WINDOW
+	cmd.SysProcAttr.CreationFlags |= windows.CREATE_NO_WINDOW | windows.CREATE_SUSPENDED
 	cmd.SysProcAttr.HideWindow = true
 }
 
-// started puts the process in a new kill-on-close job. (A child the server
-// starts in the instant between its start and the assignment stays
-// outside; Go's exec cannot start a process suspended.)
+// started puts the process, still suspended, in a new kill-on-close job
+// and then lets it run, so every child it starts is in the job too. (It
+// used to run at once: a child started before the assignment stayed
+// outside and outlived the server; under wine, one full run in seven.) If
+// it cannot be resumed it is killed.
 func (t *procTree) started(cmd *exec.Cmd) error {
 	t.cmd = cmd
+	pid := uint32(cmd.Process.Pid)
+	err := t.assign(pid)
+	if rerr := resumeProcess(pid); rerr != nil {
+		_ = cmd.Process.Kill()
+		return errors.Join(err, fmt.Errorf("resume process %d: %w", pid, rerr))
+	}
+	return err
+}
+
+// resumeProcess resumes the threads of the suspended process pid (its
+// main thread: Go's os/exec closes the handle CreateProcess returned, so
+// it is found again through a thread snapshot).
+func resumeProcess(pid uint32) error {
+	snap, err := windows.CreateToolhelp32Snapshot(windows.TH32CS_SNAPTHREAD, 0)
+	if err != nil {
+		return fmt.Errorf("thread snapshot: %w", err)
+	}
+	defer windows.CloseHandle(snap)
+	te := windows.ThreadEntry32{Size: uint32(unsafe.Sizeof(windows.ThreadEntry32{}))}
+	resumed := 0
+	for err = windows.Thread32First(snap, &te); err == nil; err = windows.Thread32Next(snap, &te) {
+		if te.OwnerProcessID != pid {
+			continue
+		}
+		h, err := windows.OpenThread(windows.THREAD_SUSPEND_RESUME, false, te.ThreadID)
+		if err != nil {
+			return fmt.Errorf("open thread %d: %w", te.ThreadID, err)
+		}
+		_, err = windows.ResumeThread(h)
+		windows.CloseHandle(h)
+		if err != nil {
+			return fmt.Errorf("resume thread %d: %w", te.ThreadID, err)
+		}
+		resumed++
+	}
+	if resumed == 0 {
+		return fmt.Errorf("no thread of process %d found", pid)
+	}
+	return nil
+}
+
+// assign puts process pid in a new kill-on-close job.
+func (t *procTree) assign(pid uint32) error {
 	job, err := newKillOnCloseJob()
 	if err != nil {
 		return err
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(cmd.Process.Pid))
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, pid)
 	if err != nil {
 		windows.CloseHandle(job)
-		return fmt.Errorf("open process %d: %w", cmd.Process.Pid, err)
+		return fmt.Errorf("open process %d: %w", pid, err)
 	}
 	defer windows.CloseHandle(h)
 	if err := windows.AssignProcessToJobObject(job, h); err != nil {
 		windows.CloseHandle(job)
-		return fmt.Errorf("assign process %d to a job object: %w", cmd.Process.Pid, err)
+		return fmt.Errorf("assign process %d to a job object: %w", pid, err)
 	}
 	t.mu.Lock()
 	t.job = job
