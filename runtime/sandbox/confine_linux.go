@@ -27,26 +27,16 @@ var configs = []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.
 // never carry them. Go gives the locked thread up when the goroutine
 // returns without unlocking it, and makes new threads from a clean one
 // while a goroutine is locked, so no restricted thread ever runs other
-// host code. Without Landlock (and not required) the server starts
-// unconfined: the host already shows it as unavailable.
+// host code. abi is the kernel's Landlock ABI; wrapOS has refused a
+// required policy it cannot enforce.
 //
 // Before that thread ends, it shares the server's Landlock domain, which
 // lets the server reach it for a few microseconds. [protectHost] closes
 // that window: the host is not dumpable (no ptrace, no /proc/<pid>/mem)
 // and the seccomp filter refuses signals aimed at the host's threads.
-func startConfined(cmd *exec.Cmd, eff *Effective) error {
-	abi, reason := landlockABI()
-	if abi == abiNoKernel {
-		if eff.Required {
-			return fmt.Errorf("sandbox: %w: %s", ErrRequired, reason)
-		}
-		return cmd.Start()
-	}
+func startConfined(cmd *exec.Cmd, eff *Effective, abi int) error {
 	cfg := landlock.V11.BestEffort()
 	if eff.Required {
-		if m := missing(eff, abi); len(m) > 0 {
-			return fmt.Errorf("sandbox: %w: Landlock ABI %d cannot enforce %v", ErrRequired, abi, m)
-		}
 		cfg = configs[min(abi, abiNewest)-1]
 	}
 	if eff.Network == NetworkAll {

@@ -65,7 +65,7 @@ func wrapOS(cmd *exec.Cmd, eff *Effective) (string, string, func() error, error)
 		}
 		detail += "; not enforced: " + strings.Join(m, ", ")
 	}
-	return StateActive, detail, func() error { return startConfined(cmd, eff) }, nil
+	return StateActive, detail, func() error { return startConfined(cmd, eff, abi) }, nil
 }
 
 // Available reports whether this OS can confine a server (Linux: the
