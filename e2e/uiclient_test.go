@@ -22,7 +22,6 @@ import (
 // checked against what the doc says. A failure is a place where the doc
 // and the runtime disagree: fix the one that is wrong (issue 13).
 func TestUIClientFromTheDoc(t *testing.T) {
-	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	node := testenv.Node(t)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	host := buildHost(t)
