@@ -167,9 +167,8 @@ type service struct {
 	nextConv    int
 	closing     bool
 	// reconnecting holds the servers that show connecting until the
-	// manager reports their new session, each with the LastConnectedAt of
-	// the session it hides (see wireStatus).
-	reconnecting map[string]time.Time
+	// manager reports their reconnect (see wireStatus).
+	reconnecting map[string]bool
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.
 	lastSent map[string]protocol.ServerStatus
@@ -203,7 +202,7 @@ func newService(opts ServeOptions) *service {
 		entries:      map[string]config.ServerEntry{},
 		runs:         map[string]context.CancelFunc{},
 		convs:        map[string][]core.Message{},
-		reconnecting: map[string]time.Time{},
+		reconnecting: map[string]bool{},
 		lastSent:     map[string]protocol.ServerStatus{},
 		ndone:        make(chan struct{}),
 	}

@@ -27,20 +27,16 @@ func (s *service) onStatus(st runtime.Status) {
 
 // wireStatus is the package's wireStatus, but a server whose reconnect the
 // UI asked for shows connecting from the answer on, instead of its old
-// session's "ready" (with 0 tools, the session being closed), until the
-// manager reports a new session (a later LastConnectedAt). Other states
-// show as they are, and do not end the mark: a report of the change
-// before it, late from its goroutine, once ended it early, and the next
-// answer was the old session's "ready".
+// session's "ready" (with 0 tools, the session being closed) until the
+// manager reports the new connect.
 func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 	out := wireStatus(st)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	hidden, marked := s.reconnecting[st.ID]
-	if !marked || st.State != runtime.StateReady {
+	if !s.reconnecting[st.ID] {
 		return out
 	}
-	if st.LastConnectedAt.After(hidden) {
+	if st.State != runtime.StateReady {
 		delete(s.reconnecting, st.ID)
 		return out
 	}
@@ -48,10 +44,10 @@ func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 	return out
 }
 
-// markReconnecting makes id show connecting instead of its current
-// session's ready until the manager reports a new session, for a server
-// that the request about to be made makes connect again (only states that
-// a poke moves: ready, error, auth_required).
+// markReconnecting makes id show connecting until the manager reports a
+// state other than ready, for a server that the request about to be made
+// makes connect again (only states that a poke moves: ready, error,
+// auth_required).
 func (s *service) markReconnecting(id string) {
 	st, err := s.m.Get(id)
 	if err != nil {
@@ -63,7 +59,7 @@ func (s *service) markReconnecting(id string) {
 		return
 	}
 	s.mu.Lock()
-	s.reconnecting[id] = st.LastConnectedAt
+	s.reconnecting[id] = true
 	s.mu.Unlock()
 }
 
