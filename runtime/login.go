@@ -333,9 +333,19 @@ func (sv *server) authHandler() (*auth.Handler, error) {
 	return h, nil
 }
 
+// authStatus reads a handler's view of the credentials; tests replace it
+// to hold a refresh between its read and its write.
+var authStatus = (*auth.Handler).Status
+
 // refreshAuth records the handler's view of the credentials in the status.
 // It reads the token store, so it runs on the server's goroutine or in
-// Login, never in a status read.
+// Login, never in a status read. Refreshes run one at a time, each from
+// its read to its write: every change of the credentials starts a refresh
+// after it (Login, Logout, the handler's OnChange on its own goroutine),
+// so the last write is of a read made after the last change. Run side by
+// side, a refresh that OnChange started before a logout wrote "logged in"
+// after the logout's refresh had written "not logged in", and the status
+// said so until the next change.
 func (sv *server) refreshAuth() {
 	sv.mu.Lock()
 	h := sv.authH
@@ -343,9 +353,11 @@ func (sv *server) refreshAuth() {
 	if h == nil {
 		return
 	}
+	sv.authRefresh.Lock()
+	defer sv.authRefresh.Unlock()
 	ctx, cancel := context.WithTimeout(sv.ctx, 10*time.Second)
 	defer cancel()
-	st, err := h.Status(ctx)
+	st, err := authStatus(h, ctx)
 	if sv.ctx.Err() != nil {
 		return // stopped meanwhile: nobody reads this server's status now
 	}

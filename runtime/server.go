@@ -29,12 +29,16 @@ type server struct {
 	lostc  chan lostConn // a session stopped answering
 
 	deliver sync.Mutex // orders status reports (see update)
-	mu      sync.Mutex
-	status  Status
-	sess    *session.Session
-	gone    error         // why the last session ended, if it failed
-	version string        // negotiated protocol version, reused on reconnect
-	authH   *auth.Handler // OAuth for http/sse servers, created on first use
+	// authRefresh holds a refreshAuth from its read of the credentials to
+	// its write of the status, so that a read made before a logout is
+	// never written after the logout's own refresh (see refreshAuth).
+	authRefresh sync.Mutex
+	mu          sync.Mutex
+	status      Status
+	sess        *session.Session
+	gone        error         // why the last session ended, if it failed
+	version     string        // negotiated protocol version, reused on reconnect
+	authH       *auth.Handler // OAuth for http/sse servers, created on first use
 
 	adapted adapted         // the adapted catalog, kept between runs (adapted.go)
 	tmp     string          // a stdio server's private temp dir (sandboxed.go)

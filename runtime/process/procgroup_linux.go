@@ -232,15 +232,40 @@ func (t *procTree) alive() bool {
 }
 
 // release reaps the members the host adopted (the leader is reaped by its
-// exec.Cmd).
+// exec.Cmd). A member still running (a SIGKILL not yet done on a loaded
+// machine) is reaped as soon as it exits, by a goroutine that looks for
+// up to lateReapFor; before, it waited for reapStrays' second look, ten
+// seconds or more.
 func (t *procTree) release() {
+	if t.reapExited() {
+		go func() {
+			for deadline := time.Now().Add(lateReapFor); time.Now().Before(deadline); {
+				time.Sleep(pollEvery)
+				if !t.reapExited() {
+					return
+				}
+			}
+		}()
+	}
+}
+
+// lateReapFor bounds how long release watches members that still run.
+const lateReapFor = 30 * time.Second
+
+// reapExited reaps the adopted members that are zombies, and reports
+// whether any member still runs.
+func (t *procTree) reapExited() (running bool) {
 	self := os.Getpid()
 	for pid, st := range t.scan(false) {
-		if pid != t.leader && st.ppid == self && st.state == 'Z' {
+		switch {
+		case st.state != 'Z':
+			running = true
+		case pid != t.leader && st.ppid == self:
 			var ws unix.WaitStatus
 			_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 		}
 	}
+	return running
 }
 
 // reapStrays reaps zombie children of the host that nobody waits for:

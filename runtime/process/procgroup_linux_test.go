@@ -64,3 +64,53 @@ func TestStrayZombiesAreReaped(t *testing.T) {
 		t.Error("the stray zombie is still there after the second look")
 	}
 }
+
+// TestReleaseReapsMembersThatExitLater: a member still running when the
+// shutdown gives up waiting (a SIGKILL not yet done on a loaded machine)
+// is reaped as soon as it exits, not on the stray reaper's second look
+// ten seconds or more later (runtime/session's TestStdioCloseDuringHungCall
+// once found the tree unreaped after 5 s).
+func TestReleaseReapsMembersThatExitLater(t *testing.T) {
+	enableSubreaper()
+	if !subreaper.on {
+		t.Skip("PR_SET_CHILD_SUBREAPER not available")
+	}
+	tree := newProcTree()
+	cmd := exec.Command("sh", "-c", "sleep 0.5 & echo $!")
+	tree.prepare(cmd)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.started(cmd); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 32)
+	n, _ := out.Read(line)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(line[:n])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.scan(true) // as Shutdown does first, while the parent chain is intact
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := readStat(pid); !ok || st.ppid != os.Getpid() || st.state == 'Z' {
+		t.Fatalf("the member %d is not a running child of the host: %+v %v", pid, st, ok)
+	}
+	tree.release()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok := readStat(pid); !ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			st, _ := readStat(pid)
+			t.Fatalf("the member %d that exited after release is not reaped (state %c)", pid, st.state)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -167,8 +167,9 @@ type service struct {
 	nextConv    int
 	closing     bool
 	// reconnecting holds the servers that show connecting until the
-	// manager reports their reconnect (see wireStatus).
-	reconnecting map[string]bool
+	// manager reports where their reconnect lands, each with the
+	// LastConnectedAt of the session it hides (see wireStatus).
+	reconnecting map[string]time.Time
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.
 	lastSent map[string]protocol.ServerStatus
@@ -202,7 +203,7 @@ func newService(opts ServeOptions) *service {
 		entries:      map[string]config.ServerEntry{},
 		runs:         map[string]context.CancelFunc{},
 		convs:        map[string][]core.Message{},
-		reconnecting: map[string]bool{},
+		reconnecting: map[string]time.Time{},
 		lastSent:     map[string]protocol.ServerStatus{},
 		ndone:        make(chan struct{}),
 	}

@@ -26,28 +26,35 @@ func (s *service) onStatus(st runtime.Status) {
 }
 
 // wireStatus is the package's wireStatus, but a server whose reconnect the
-// UI asked for shows connecting from the answer on, instead of its old
-// session's "ready" (with 0 tools, the session being closed) until the
-// manager reports the new connect.
+// UI asked for shows connecting with 0 tools from the answer on, until
+// the manager reports where the reconnect lands (PROTOCOL.md, "mcp.reconnect"):
+//   - the old session's "ready" (its LastConnectedAt not after the one
+//     marked; with 0 tools while it closes) shows as connecting;
+//   - "connecting" shows without the catalog a lazy server keeps from its
+//     last run (it would say 15 cached tools): the old session's tools
+//     are gone;
+//   - a new session's "ready", or any other state, ends the mark.
 func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 	out := wireStatus(st)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.reconnecting[st.ID] {
+	hidden, marked := s.reconnecting[st.ID]
+	if !marked {
 		return out
 	}
-	if st.State != runtime.StateReady {
+	switch {
+	case st.State == runtime.StateReady && !st.LastConnectedAt.After(hidden),
+		st.State == runtime.StateConnecting:
+		out.State, out.Status, out.Tools, out.Cached, out.SessionID = protocol.StateConnecting, protocol.StateConnecting, 0, false, ""
+	default:
 		delete(s.reconnecting, st.ID)
-		return out
 	}
-	out.State, out.Status, out.Tools, out.SessionID = protocol.StateConnecting, protocol.StateConnecting, 0, ""
 	return out
 }
 
-// markReconnecting makes id show connecting until the manager reports a
-// state other than ready, for a server that the request about to be made
-// makes connect again (only states that a poke moves: ready, error,
-// auth_required).
+// markReconnecting makes id show connecting (see wireStatus) for a server
+// that the request about to be made makes connect again (only states that
+// a poke moves: ready, error, auth_required).
 func (s *service) markReconnecting(id string) {
 	st, err := s.m.Get(id)
 	if err != nil {
@@ -59,7 +66,7 @@ func (s *service) markReconnecting(id string) {
 		return
 	}
 	s.mu.Lock()
-	s.reconnecting[id] = true
+	s.reconnecting[id] = st.LastConnectedAt
 	s.mu.Unlock()
 }
 
