@@ -13,6 +13,18 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 step() { echo "test: $* ($((SECONDS - start))s)"; }
 
+# Every go command of the run (static checks, builds, tests, fuzzing, the
+# e2e tests' own builds) compiles and links without debug information
+# (DWARF): nothing here reads it (stack traces, the race detector's
+# reports and runtime/debug use the pclntab, which stays), and with empty
+# caches it costs about a tenth of each compile and a third of each link
+# (a race-built cmd/host: 108 against 96 CPU-s; a link of the e2e test
+# binary: 3.4 against 2.1 CPU-s; docs/PERFORMANCE.md, "make test"). The
+# flags are the same for every command, so the build cache is shared as
+# before. scripts/cross.sh and scripts/wine-test.sh, which name their own
+# -gcflags and -ldflags, say the same there.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-gcflags=all=-dwarf=false -ldflags=-w"
+
 # The package installs wait on the network, the static checks and the cold
 # build of the registry server (which the registry e2e runs) on the CPU: on
 # a fresh machine they run side by side, and their output is printed in

@@ -67,7 +67,7 @@ export MCP_HOST_TEST_WINCRED=1
 # dependencies it compiled are reused here rather than compiled again.
 # shellcheck source=scripts/cross.sh
 . scripts/cross.sh
-flags=(-count=1 -v -tags wine -ldflags=-checklinkname=0 "-gcflags=$CROSS_GCFLAGS" -exec "$wine" -timeout 5m)
+flags=(-count=1 -v -tags wine "-ldflags=-checklinkname=0 -w" "-gcflags=$CROSS_GCFLAGS" -exec "$wine" -timeout 5m)
 
 # run_windows PKG MIN [go test args...] runs PKG's tests under wine and
 # fails unless they pass and at least MIN top-level tests passed. MIN is

@@ -63,7 +63,7 @@ func BuildRegistry() (string, error) {
 	start := time.Now()
 	build := exec.Command("go", "build", "-o", bin+".tmp", "./cmd/registry")
 	build.Dir = mod.Dir
-	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	build.Env = append(os.Environ(), strings.TrimSpace("GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS")))
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s: %w\n%s", RegistryModule, err, out)
 	}
