@@ -23,9 +23,11 @@ if [ "${#targets[@]}" -eq 0 ]; then
   echo "fuzz: no Fuzz* targets found; the search is broken" >&2
   exit 1
 fi
+start=$SECONDS
 echo "fuzz: ${#targets[@]} targets"
 for t in "${targets[@]}"; do
   read -r pkg name <<<"$t"
-  echo "fuzz: $name in $pkg for $fuzztime"
+  echo "fuzz: $name in $pkg for $fuzztime ($((SECONDS - start))s)"
   go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg"
 done
+echo "fuzz: done ($((SECONDS - start))s)"
