@@ -21,8 +21,8 @@ step() { echo "test: $* ($((SECONDS - start))s)"; }
 # (a race-built cmd/host: 108 against 96 CPU-s; a link of the e2e test
 # binary: 3.4 against 2.1 CPU-s; docs/PERFORMANCE.md, "make test"). The
 # flags are the same for every command, so the build cache is shared as
-# before. scripts/cross.sh and scripts/wine-test.sh, which name their own
-# -gcflags and -ldflags, say the same there.
+# before. scripts/wine-test.sh, which names its own -gcflags and
+# -ldflags, says the same there.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-gcflags=all=-dwarf=false -ldflags=-w"
 
 # The package installs wait on the network, the static checks and the cold

@@ -63,11 +63,11 @@ session_tests='^(TestStdioCommand|TestStdioCloseEndsTheJob|TestStdioNonJSON|Test
 
 # The Credential Manager test writes to the vault: here, the prefix's.
 export MCP_HOST_TEST_WINCRED=1
-# -gcflags: the flags scripts/lint.sh cross-vets windows/amd64 with, so the
-# dependencies it compiled are reused here rather than compiled again.
-# shellcheck source=scripts/cross.sh
-. scripts/cross.sh
-flags=(-count=1 -v -tags wine "-ldflags=-checklinkname=0 -w" "-gcflags=$CROSS_GCFLAGS" -exec "$wine" -timeout 5m)
+# The test binaries and their windows/amd64 dependencies are compiled
+# without optimisation or inlining (-N -l: these tests measure no speed,
+# and the compile is about a quarter shorter) and without debug
+# information (-dwarf=false, -w: as every build of scripts/test.sh).
+flags=(-count=1 -v -tags wine "-ldflags=-checklinkname=0 -w" "-gcflags=all=-N -l -dwarf=false" -exec "$wine" -timeout 5m)
 
 # run_windows PKG MIN [go test args...] runs PKG's tests under wine and
 # fails unless they pass and at least MIN top-level tests passed. MIN is

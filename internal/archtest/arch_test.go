@@ -137,11 +137,24 @@ var rules = []rule{
 // (runtime) or the UI-protocol server (runtime/serve).
 var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth", "runtime/adapter", "runtime/permission", "runtime/config", "runtime/policy", "runtime/resources", "runtime/skills", "runtime/apps", "runtime/tracing", "runtime/listcache", "runtime/resultstore", "runtime/hostfetch", "runtime/registry", "tokenstore", "redact", "termsafe", "displayurl", "internal"}
 
+// exporterFree are the libraries that must not link the OTLP exporter:
+// package runtime/otlpexport, which only commands import, and what it
+// brings (otlptracehttp, and gRPC through the OTLP protobuf package).
+var exporterFree = append([]string{"runtime/serve", "chat", "web", "core", "protocol"}, runtimeParts...)
+
 func init() {
 	for _, part := range runtimeParts {
 		rules = append(rules, rule{from: part, why: "the runtime's parts sit below the manager and the UI server",
 			forbidden: func(dep string) bool { return dep == module+"/runtime" || under(dep, "runtime/serve") }})
 	}
+	exporter := func(dep string) bool {
+		return under(dep, "runtime/otlpexport") || strings.HasPrefix(dep, "go.opentelemetry.io/otel/exporters/") || strings.HasPrefix(dep, "google.golang.org/grpc")
+	}
+	why := "only commands link the OTLP exporter (runtime/otlpexport) and the gRPC code it brings; libraries and their test binaries do without"
+	for _, part := range exporterFree {
+		rules = append(rules, rule{from: part, why: why, forbidden: exporter})
+	}
+	rules = append(rules, rule{from: "runtime", exact: true, why: why, forbidden: exporter})
 }
 
 // violations checks pkgs against rules and against the rule that nothing
