@@ -167,8 +167,8 @@ type service struct {
 	nextConv    int
 	closing     bool
 	// reconnecting holds the servers that show connecting until the
-	// manager reports where their reconnect lands, each with the
-	// LastConnectedAt of the session it hides (see wireStatus).
+	// manager reports where their reconnect lands, each with the time
+	// the UI asked for it (see wireStatus).
 	reconnecting map[string]time.Time
 	// lastSent is the last mcp.status sent per server; only the
 	// notification goroutine uses it.

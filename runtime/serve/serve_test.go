@@ -59,6 +59,12 @@ func start(t *testing.T, opts serve.ServeOptions) (rt protocol.Server, done <-ch
 // the methods beyond protocol.Server.
 func startConn(t *testing.T, opts serve.ServeOptions) (*protocol.Conn, <-chan struct{}, *error) {
 	t.Helper()
+	return startConnUI(t, opts, &ui{})
+}
+
+// startConnUI is startConn with the UI that records the notifications.
+func startConnUI(t *testing.T, opts serve.ServeOptions, u *ui) (*protocol.Conn, <-chan struct{}, *error) {
+	t.Helper()
 	toRuntime, fromUI := io.Pipe()
 	toUI, fromRuntime := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -69,7 +75,7 @@ func startConn(t *testing.T, opts serve.ServeOptions) (*protocol.Conn, <-chan st
 		fromRuntime.Close()
 		close(finished)
 	}()
-	conn := protocol.NewConn(toUI, fromUI, protocol.ClientHandler(&ui{}), protocol.ConnOptions{})
+	conn := protocol.NewConn(toUI, fromUI, protocol.ClientHandler(u), protocol.ConnOptions{})
 	go conn.Run(ctx)
 	t.Cleanup(func() {
 		cancel()

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"reflect"
+	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
@@ -26,24 +27,29 @@ func (s *service) onStatus(st runtime.Status) {
 }
 
 // wireStatus is the package's wireStatus, but a server whose reconnect the
-// UI asked for shows connecting with 0 tools from the answer on, until
-// the manager reports where the reconnect lands (PROTOCOL.md, "mcp.reconnect"):
-//   - the old session's "ready" (its LastConnectedAt not after the one
-//     marked; with 0 tools while it closes) shows as connecting;
+// UI asked for (mcp.reconnect, mcp.login, mcp.logout) shows connecting with
+// 0 tools from the answer on, until the manager reports where the
+// reconnect lands (PROTOCOL.md, "mcp.reconnect"):
+//   - "ready" of a session whose handshake completed before the request
+//     shows as connecting: the request's reconnect closes it. (Its tools
+//     are 0 while it closes; and a connect already under way when the
+//     request came, its handshake done but its tools still being listed,
+//     once made mcp.logout answer that session's "ready".)
 //   - "connecting" shows without the catalog a lazy server keeps from its
 //     last run (it would say 15 cached tools): the old session's tools
 //     are gone;
-//   - a new session's "ready", or any other state, ends the mark.
+//   - "ready" of a session that completed its handshake after the
+//     request, or any other state, ends the mark.
 func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 	out := wireStatus(st)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	hidden, marked := s.reconnecting[st.ID]
+	asked, marked := s.reconnecting[st.ID]
 	if !marked {
 		return out
 	}
 	switch {
-	case st.State == runtime.StateReady && !st.LastConnectedAt.After(hidden),
+	case st.State == runtime.StateReady && !st.LastConnectedAt.After(asked),
 		st.State == runtime.StateConnecting:
 		out.State, out.Status, out.Tools, out.Cached, out.SessionID = protocol.StateConnecting, protocol.StateConnecting, 0, false, ""
 	default:
@@ -53,20 +59,21 @@ func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 }
 
 // markReconnecting makes id show connecting (see wireStatus) for a server
-// that the request about to be made makes connect again (only states that
-// a poke moves: ready, error, auth_required).
+// that the request about to be made makes connect again: one that is
+// ready, connecting, in error or waiting for a login (the states a poke
+// moves); the mark holds the time of the request.
 func (s *service) markReconnecting(id string) {
 	st, err := s.m.Get(id)
 	if err != nil {
 		return
 	}
 	switch st.State {
-	case runtime.StateReady, runtime.StateError, runtime.StateAuthRequired:
+	case runtime.StateReady, runtime.StateConnecting, runtime.StateError, runtime.StateAuthRequired:
 	default:
 		return
 	}
 	s.mu.Lock()
-	s.reconnecting[id] = st.LastConnectedAt
+	s.reconnecting[id] = time.Now()
 	s.mu.Unlock()
 }
 

@@ -10,12 +10,14 @@ import (
 
 // TestReconnectMask: after mcp.reconnect (or a login or logout) a server
 // shows connecting with 0 tools until the manager reports where the
-// reconnect lands: the old session's ready and a lazy server's cached
-// catalog while it connects are hidden; a new session, or any other
-// state, ends that.
+// reconnect lands: the ready of a session whose handshake completed before
+// the request, and a lazy server's cached catalog while it connects, are
+// hidden; a session that completed its handshake after the request, or
+// any other state, ends that.
 func TestReconnectMask(t *testing.T) {
-	old := time.Now()
-	newer := old.Add(time.Millisecond)
+	asked := time.Now()
+	old := asked.Add(-time.Second)
+	newer := asked.Add(time.Millisecond)
 	ready := func(at time.Time, tools int) runtime.Status {
 		return runtime.Status{ID: "x", State: runtime.StateReady, Tools: tools, SessionID: "s1", LastConnectedAt: at}
 	}
@@ -41,13 +43,18 @@ func TestReconnectMask(t *testing.T) {
 			{runtime.Status{ID: "x", State: runtime.StateAuthRequired, LastConnectedAt: old}, protocol.ServerStatus{ID: "x", State: "auth_required", Status: "auth_required", LastConnectedAt: old}},
 			{ready(old, 4), wireStatus(ready(old, 4))},
 		}},
+		{"a connect under way when asked: its handshake was before the request, its ready after", []step{
+			{connecting, hidden},
+			{ready(asked.Add(-time.Millisecond), 4), hidden},
+			{ready(newer, 4), wireStatus(ready(newer, 4))},
+		}},
 		{"an error ends it", []step{
 			{connecting, hidden},
 			{runtime.Status{ID: "x", State: runtime.StateError, LastError: "boom", LastConnectedAt: old}, protocol.ServerStatus{ID: "x", State: "error", Status: "error", LastError: "boom", LastConnectedAt: old}},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &service{reconnecting: map[string]time.Time{"x": old}}
+			s := &service{reconnecting: map[string]time.Time{"x": asked}}
 			for i, st := range tc.steps {
 				got := s.wireStatus(st.in)
 				if got.State != st.want.State || got.Tools != st.want.Tools || got.Cached != st.want.Cached || got.SessionID != st.want.SessionID {
