@@ -1,18 +1,18 @@
 package serve_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -26,17 +26,13 @@ import (
 // server that was connecting got no mark, and mcp.logout once answered
 // such a session's ready (e2e TestProtocolLogoutAnswersConnecting).
 func TestReconnectDuringAConnectHidesThatSession(t *testing.T) {
-	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{}, nil, nil
-	})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	h := goSDKHandler()
 	var once sync.Once
 	listing, release := make(chan string), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(strings.NewReader(string(body)))
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			if strings.Contains(string(body), `"tools/list"`) {
 				once.Do(func() { // the first session's list waits
 					listing <- r.Header.Get("Mcp-Session-Id")
@@ -75,8 +71,7 @@ func TestReconnectDuringAConnectHidesThatSession(t *testing.T) {
 	close(release)
 	for {
 		u.mu.Lock()
-		var shown []protocol.ServerStatus
-		shown = append(shown, u.statuses...)
+		shown := slices.Clone(u.statuses)
 		u.mu.Unlock()
 		for _, st := range shown {
 			if st.State == protocol.StateReady && st.SessionID == first {

@@ -16,16 +16,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// goSDKServer is a Streamable HTTP MCP server with one tool.
-func goSDKServer(t *testing.T) string {
-	t.Helper()
+// goSDKHandler is a Streamable HTTP MCP server with one tool.
+func goSDKHandler() http.Handler {
 	s := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
 		Text string `json:"text"`
 	}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 	})
-	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+}
+
+// goSDKServer serves goSDKHandler on loopback and returns its URL.
+func goSDKServer(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(goSDKHandler())
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
