@@ -20,6 +20,8 @@ type sandboxHome struct {
 	home, project, global, probe, listener string
 	// bin is the host binary; "" is buildHost's.
 	bin string
+	// env are variables the host gets beyond the test's own.
+	env []string
 }
 
 func newSandboxHome(t *testing.T) *sandboxHome {
@@ -91,6 +93,7 @@ func (s *sandboxHome) host(t *testing.T, args ...string) (string, int) {
 	}
 	cmd.Env = append(env, "HOME="+s.home, "MCP_HOST_CONFIG="+s.global, "MCP_HOST_TOKEN_STORE=file",
 		"OPENAI_API_KEY=sk-not-real-but-secret")
+	cmd.Env = append(cmd.Env, s.env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -155,8 +158,12 @@ func (s *sandboxHome) assertConfined(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ok: honest work") {
 		t.Errorf("work in its cwd: exit %d:\n%s", code, out)
 	}
-	if b, _ := os.ReadFile(filepath.Join(s.project, "probe-work.txt")); string(b) != "honest work" {
+	// Its cwd is its private work directory, not the host's.
+	if b, _ := os.ReadFile(filepath.Join(s.home, ".cache", "mcp-host", "servers", "probe", "work", "probe-work.txt")); string(b) != "honest work" {
 		t.Errorf("the work file holds %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "probe-work.txt")); err == nil {
+		t.Error("the server wrote into the host's cwd")
 	}
 }
 
@@ -165,11 +172,11 @@ func TestSandboxDefaultPolicy(t *testing.T) {
 	s := newSandboxHome(t)
 	s.configure(t, `"default"`)
 	s.assertConfined(t)
-	s.expect(t, false, "read", filepath.Join(s.home, "notes.txt"))
-	s.expect(t, false, "connect", s.listener) // the default leaves the network open
+	s.expect(t, true, "read", filepath.Join(s.home, "notes.txt")) // reads are by grant
+	s.expect(t, false, "connect", s.listener)                     // the default leaves the network open
 	out, code := s.host(t, "mcp", "get", "probe")
 	if code != 0 || !strings.Contains(out, "sandbox:") || !strings.Contains(out, "active (Landlock ABI") ||
-		!strings.Contains(out, "reads all but secrets (~/.ssh") {
+		!strings.Contains(out, "reads system, toolchains, own files") || !strings.Contains(out, "writes cwd ~/.cache/mcp-host/servers/probe/work") {
 		t.Errorf("mcp get: exit %d:\n%s", code, out)
 	}
 }
@@ -183,7 +190,7 @@ func TestSandboxStrictPolicy(t *testing.T) {
 	s.expect(t, true, "child", "connect "+s.listener)
 	s.expect(t, true, "read", filepath.Join(s.home, "notes.txt"))
 	out, _ := s.host(t, "mcp", "get", "probe")
-	if !strings.Contains(out, "strict: reads system, own files") || !strings.Contains(out, "network none") {
+	if !strings.Contains(out, "strict: reads system, toolchains, own files") || !strings.Contains(out, "network none") {
 		t.Errorf("mcp get:\n%s", out)
 	}
 }
@@ -230,9 +237,14 @@ func TestSandboxFilesystemServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	args, _ := json.Marshal(append(argv[1:], files, other))
-	for _, tc := range []struct{ name, sandbox string }{
-		{"default", `{"filesystem":{"write":[` + quote(files) + `]}}`},
-		{"strict", `{"base":"strict","filesystem":{"write":[` + quote(files) + `]}}`},
+	for _, tc := range []struct {
+		name, sandbox string
+		other         bool // writes the directory its arguments name but no grant does
+	}{
+		// As its README configures it: the directories it serves are its
+		// arguments, which the default grants as the user's own words.
+		{"default", `"default"`, true},
+		{"strict", `{"base":"strict","filesystem":{"write":[` + quote(files) + `]}}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := `{"version":1,"mcp":{"servers":{"files":{"command":` + quote(argv[0]) + `,"args":` + string(args) + `,"sandbox":` + tc.sandbox + `}}}}`
@@ -253,10 +265,11 @@ func TestSandboxFilesystemServer(t *testing.T) {
 			if b, _ := os.ReadFile(target); string(b) != "written "+tc.name {
 				t.Errorf("%s holds %q", target, b)
 			}
-			// The server allows "other", the sandbox does not let it write there.
-			out, _ := call("write_file", map[string]string{"path": filepath.Join(other, "x.txt"), "content": "x"})
-			if _, err := os.Stat(filepath.Join(other, "x.txt")); err == nil {
-				t.Errorf("wrote outside the grant:\n%s", out)
+			// The server allows "other"; strict does not let it write there.
+			x := filepath.Join(other, tc.name+".txt")
+			out, _ := call("write_file", map[string]string{"path": x, "content": "x"})
+			if _, err := os.Stat(x); (err == nil) != tc.other {
+				t.Errorf("write to %s named in its arguments: written=%v, want %v:\n%s", other, err == nil, tc.other, out)
 			}
 		})
 	}

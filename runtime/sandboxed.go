@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	goruntime "runtime"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -18,21 +19,39 @@ type SandboxOptions struct {
 	// HostPaths are the host's own state (config, token file, approvals,
 	// permissions, caches): no server reads or writes them.
 	HostPaths []string
+	// StateRoot holds each server's private state, <StateRoot>/<id>: its
+	// launcher caches and, when its config names no cwd, its working
+	// directory (see sandbox.Context.StateDir). "" keeps the host's cwd
+	// and the user's shared caches.
+	StateRoot string
 }
 
-// sandboxContext is what a server's policy resolves against; tmp is its
-// private temporary directory ("" before the first start).
-func (sv *server) sandboxContext(cfg *config.ServerConfig, command, tmp string) sandbox.Context {
+// SandboxContext is what a server's policy resolves against: the host's
+// home, the server's cwd (its config's, else its private work directory,
+// else the host's), its private state, temporary directory tmp ("" before
+// the first start), command, arguments and env. `host mcp add` and the
+// runtime use it alike, so what add shows is what the server gets.
+func SandboxContext(so *SandboxOptions, id string, cfg *config.ServerConfig, command, tmp string) sandbox.Context {
 	home, _ := os.UserHomeDir()
-	cwd := cfg.Cwd
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	ctx := sandbox.Context{Home: home, Cwd: cwd, TempDir: tmp, Command: command, Args: cfg.Args}
-	if so := sv.m.opts.Sandbox; so != nil {
+	ctx := sandbox.Context{Home: home, Cwd: cfg.Cwd, TempDir: tmp, Command: command, Args: cfg.Args, Env: cfg.Env}
+	if so != nil {
 		ctx.HostPaths = so.HostPaths
+		if so.StateRoot != "" && !cfg.SandboxPolicy().Off && goruntime.GOOS != "windows" {
+			ctx.StateDir = filepath.Join(so.StateRoot, id)
+			if ctx.Cwd == "" {
+				ctx.Cwd = filepath.Join(ctx.StateDir, "work")
+			}
+		}
+	}
+	if ctx.Cwd == "" {
+		ctx.Cwd, _ = os.Getwd()
 	}
 	return ctx
+}
+
+// sandboxContext is SandboxContext for this server.
+func (sv *server) sandboxContext(cfg *config.ServerConfig, command, tmp string) sandbox.Context {
+	return SandboxContext(sv.m.opts.Sandbox, sv.entry.ID, cfg, command, tmp)
 }
 
 // sandboxPreview is the status's sandbox before the server starts: the
@@ -63,12 +82,22 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) (func() 
 			return nil, err
 		}
 		ctx := sv.sandboxContext(cfg, cmd.Path, tmp)
-		if cmd.Dir != "" {
-			ctx.Cwd = cmd.Dir
-		}
 		pol := cfg.SandboxPolicy()
 		if !pol.Off {
-			sandbox.PrepareCaches(ctx)
+			if cmd.Dir == "" {
+				// The server's private work directory, not the host's
+				// cwd (which may be a repository or the home directory).
+				if err := os.MkdirAll(ctx.Cwd, 0o700); err != nil {
+					return nil, fmt.Errorf("sandbox: the server's work directory: %w", err)
+				}
+				cmd.Dir = ctx.Cwd
+			}
+			for k, v := range sandbox.LauncherEnv(ctx) {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+		}
+		if cmd.Dir != "" {
+			ctx.Cwd = cmd.Dir
 		}
 		eff, err := sandbox.Resolve(pol, ctx)
 		if err != nil {

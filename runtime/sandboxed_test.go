@@ -31,7 +31,7 @@ func TestSandboxPolicyShownBeforeStart(t *testing.T) {
 	e.Source, e.DefinedIn, e.Path, e.DefinedPath = config.SourceProject, config.SourceProject, "/repo/.mcp-host/config.json", "/repo/.mcp-host/config.json"
 	m.Apply([]config.ServerEntry{e})
 	st := waitState(t, m, "proj", runtime.StateApprovalRequired, 5*time.Second)
-	if st.Sandbox == nil || st.Sandbox.State != sandbox.StatePending || !strings.HasPrefix(st.Sandbox.Summary, "strict: reads system, own files") {
+	if st.Sandbox == nil || st.Sandbox.State != sandbox.StatePending || !strings.HasPrefix(st.Sandbox.Summary, "strict: reads system, toolchains, own files") {
 		t.Fatalf("sandbox status %+v", st.Sandbox)
 	}
 	fields := strings.Join(st.Approval.Fields, "\n")

@@ -154,7 +154,7 @@ func (c *cli) add(args []string) int {
 		return c.failf(exitUsage, "add: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "added %s (%s) to %s\n", id, describeTarget(cfg), path)
-	for _, l := range sandboxNotice(cfg) {
+	for _, l := range sandboxNotice(id, cfg, sandboxOptions(c.global, c.project)) {
 		fmt.Fprintln(c.stdout, termsafe.Line(l))
 	}
 	return exitOK

@@ -33,6 +33,9 @@ func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	}
 	if c, err := os.UserCacheDir(); err == nil {
 		o.HostPaths = append(o.HostPaths, filepath.Join(c, "mcp-host"))
+		// Each server's private state lies inside the host's cache, which
+		// the other servers may not read.
+		o.StateRoot = filepath.Join(c, "mcp-host", "servers")
 	}
 	// The project's .mcp-host/config.json is not among them: it usually
 	// lies in the server's working directory, which the default policy
@@ -82,16 +85,11 @@ func sandboxFlags(policy string, read, write []string) (*sandbox.Policy, error) 
 // policy in one line, and each directory its arguments name that the
 // policy does not let it write (or, under strict, read): a path in the
 // arguments is never granted silently.
-func sandboxNotice(cfg config.ServerConfig) []string {
+func sandboxNotice(id string, cfg config.ServerConfig, so *runtime.SandboxOptions) []string {
 	if cfg.TransportName() != "stdio" {
 		return nil
 	}
-	home, _ := os.UserHomeDir()
-	cwd := cfg.Cwd
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	eff, err := sandbox.Resolve(cfg.SandboxPolicy(), sandbox.Context{Home: home, Cwd: cwd, Command: cfg.Command, Args: cfg.Args})
+	eff, err := sandbox.Resolve(cfg.SandboxPolicy(), runtime.SandboxContext(so, id, &cfg, cfg.Command, ""))
 	if err != nil {
 		return nil
 	}

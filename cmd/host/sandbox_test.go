@@ -28,7 +28,7 @@ func TestAddSandboxFlags(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("add: %d %s", code, errOut)
 	}
-	if !strings.Contains(out, "sandbox: strict: reads system, own files, ~/docs; writes ") || !strings.Contains(out, "not granted: "+data+" (named in its arguments); to let it read and write there: --sandbox-write "+data) {
+	if !strings.Contains(out, "sandbox: strict: reads system, toolchains, own files, ~/docs; writes nothing") || !strings.Contains(out, "not granted: "+data+" (named in its arguments); to let it read and write there: --sandbox-write "+data) {
 		t.Errorf("add says:\n%s", out)
 	}
 	b, _ := os.ReadFile(global)
@@ -36,12 +36,13 @@ func TestAddSandboxFlags(t *testing.T) {
 		t.Errorf("config:\n%s", b)
 	}
 	out, _, code = add("files2", "--sandbox-write", data, "--", "fs-server", data)
-	if code != 0 || strings.Contains(out, "not writable") || !strings.Contains(out, "sandbox: default: reads all but secrets") {
+	if code != 0 || strings.Contains(out, "not writable") || !strings.Contains(out, "sandbox: default: reads system, toolchains, own files; writes cwd ") || !strings.Contains(out, data+",") && !strings.Contains(out, data+";") {
 		t.Errorf("granted: code %d:\n%s", code, out)
 	}
+	// The default grants what the user's own arguments name.
 	out, _, _ = add("files3", "--", "fs-server", data)
-	if !strings.Contains(out, "not writable: "+data) {
-		t.Errorf("default, not granted:\n%s", out)
+	if strings.Contains(out, "not writable: "+data) || !strings.Contains(out, data+" (named in its config)") {
+		t.Errorf("default, named in its arguments:\n%s", out)
 	}
 	for _, bad := range [][]string{
 		{"x1", "--sandbox", "loose", "--", "s"},

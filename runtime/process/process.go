@@ -79,6 +79,7 @@ func Start(o Options) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	closeInheritedOnExec()
 	cmd.Dir = o.Dir
 	host := os.Environ()
 	cmd.Env = Environ(runtime.GOOS, host, o.Env, o.EnvVars)

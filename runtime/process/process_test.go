@@ -25,6 +25,11 @@ func TestMain(m *testing.M) {
 		os.Stderr.WriteString("child done\n")
 		return
 	}
+	if os.Getenv(childEnv) == "session" {
+		os.Stdout.WriteString(sessionReport() + "\n")
+		os.Stderr.WriteString("child done\n")
+		return
+	}
 	os.Exit(m.Run())
 }
 

@@ -127,7 +127,12 @@ func newProcTree() *procTree {
 // host as subreaper.
 func (t *procTree) prepare(cmd *exec.Cmd) {
 	enableSubreaper()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own (setsid): the server has no controlling
+	// terminal, so it cannot open /dev/tty, write to the user's terminal
+	// past the host's sanitizer, inject keystrokes (TIOCSTI) or take the
+	// foreground. The session's process group is the tree's group: its
+	// id is the leader's pid, as with setpgid.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}

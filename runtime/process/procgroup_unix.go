@@ -15,7 +15,12 @@ func newProcTree() *procTree { return &procTree{} }
 
 // prepare runs the command in its own process group.
 func (t *procTree) prepare(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own (setsid): the server has no controlling
+	// terminal, so it cannot open /dev/tty, write to the user's terminal
+	// past the host's sanitizer, inject keystrokes (TIOCSTI) or take the
+	// foreground. The session's process group is the tree's group: its
+	// id is the leader's pid, as with setpgid.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 
 // started records the leader, whose pid is the group's id.

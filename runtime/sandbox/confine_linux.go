@@ -47,24 +47,52 @@ func startConfined(cmd *exec.Cmd, eff *Effective, abi int) error {
 		return err
 	}
 	rules = append(rules, netRules(eff)...)
+	rules = append(rules, socketRules(eff, abi)...)
 	fd, flags, err := cfg.NewRulesetFD(rules...)
 	if err != nil {
 		return fmt.Errorf("sandbox: building the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return cmd.Start()
+		// go-landlock's best effort found nothing to enforce: the status
+		// says active, so the server must not start unconfined.
+		return errors.New("sandbox: the kernel made no Landlock ruleset; the server does not start unconfined")
 	}
 	defer unix.Close(fd)
 	if err := protectHost(); err != nil {
 		return err
 	}
-	filter := hostFilter(eff.Network == NetworkNone && abi < abiUDP)
+	opts := filterOptions{noUnix: unixRefused(eff, abi), onlyTCP: eff.Network != NetworkAll}
 	return onThreadThatEnds(func() error {
-		if err := restrictThread(fd, flags, filter); err != nil {
+		opts.startTID = unix.Gettid()
+		if err := restrictThread(fd, flags, serverFilter(opts)); err != nil {
 			return err
 		}
 		return execError(cmd.Path, cmd.Start())
 	})
+}
+
+// unixRefused reports whether the seccomp filter refuses socket(AF_UNIX).
+// From Landlock ABI 9 on the kernel itself refuses connecting to a
+// pathname socket the policy does not grant (socketRules; the server's
+// writable places included) and abstract ones are scoped, so sockets stay
+// usable. Before it, Landlock cannot tell one socket from another: the
+// filter refuses them all, unless the policy grants one, which then
+// lets the server reach any socket it can name (the status says so).
+func unixRefused(eff *Effective, abi int) bool {
+	return abi < abiUnix && len(eff.UnixSockets) == 0
+}
+
+// socketRules grant connecting to the policy's UNIX sockets on kernels
+// whose Landlock can (ABI 9); older ones ignore the right.
+func socketRules(eff *Effective, abi int) []landlock.Rule {
+	if abi < abiUnix {
+		return nil
+	}
+	var rules []landlock.Rule
+	for _, s := range eff.UnixSockets {
+		rules = append(rules, landlock.PathAccess(llsys.AccessFSResolveUnix, s).IgnoreIfMissing())
+	}
+	return rules
 }
 
 // onThreadThatEnds runs fn on an OS thread of its own that ends when fn

@@ -134,8 +134,9 @@ func TestConfineDefaultPolicy(t *testing.T) {
 	expect(t, eff, f.cwd, false, "read", h(".ssh/id_rsa"))
 	expect(t, eff, f.cwd, false, "read", h(".aws/credentials"))
 	expect(t, eff, f.cwd, false, "read", f.token)
-	expect(t, eff, f.cwd, true, "read", h("notes.txt"))
-	expect(t, eff, f.cwd, true, "read", h(".config/other/settings.json"))
+	// Reads are by grant: home's other files are no grant's.
+	expectRefused(t, eff, f.cwd, "read", h("notes.txt"))
+	expectRefused(t, eff, f.cwd, "read", h(".config/other/settings.json"))
 	expect(t, eff, f.cwd, true, "read", h("project/README"))
 	expect(t, eff, f.cwd, false, "write", h("notes.txt"))
 	expect(t, eff, f.cwd, false, "write", h(".bashrc"))

@@ -6,9 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
@@ -142,44 +140,3 @@ func (g *grants) descend(dir string, write bool, excl, inside []string) error {
 	}
 	return nil
 }
-
-// hostFilter is the seccomp filter every sandboxed server gets. It
-// refuses the thread-directed signals aimed at the host (tkill; tgkill and
-// rt_tgsigqueueinfo to the host's pid; a pidfd for a single thread): for
-// the microseconds before the thread that started the server ends, that
-// thread shares the server's Landlock domain, so Landlock's signal scoping
-// would let them through. With datagrams (network "none" on a kernel whose
-// Landlock cannot refuse UDP), it also refuses UDP, raw and packet
-// sockets. The filter is per thread: it is loaded by the thread that
-// starts the server (no TSYNC).
-func hostFilter(datagrams bool) seccomp.Filter {
-	host := uint64(os.Getpid())
-	groups := []seccomp.NameWithConditions{
-		{Name: "tgkill", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: host}}},
-		{Name: "rt_tgsigqueueinfo", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.Equal, Value: host}}},
-		{Name: "pidfd_open", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.BitsSet, Value: pidfdThread}}},
-	}
-	if datagrams {
-		for _, family := range []uint64{syscall.AF_INET, syscall.AF_INET6} {
-			groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
-				{Argument: 0, Operation: seccomp.Equal, Value: family},
-				// SOCK_DGRAM (2) and SOCK_RAW (3) have bit 1 set; SOCK_STREAM (1) does not.
-				{Argument: 1, Operation: seccomp.BitsSet, Value: 2},
-			}})
-		}
-		groups = append(groups, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
-			{Argument: 0, Operation: seccomp.Equal, Value: syscall.AF_PACKET},
-		}})
-	}
-	return seccomp.Filter{
-		NoNewPrivs: true,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: []string{"tkill"}, NamesWithCondtions: groups}},
-		},
-	}
-}
-
-// pidfdThread is PIDFD_THREAD (O_EXCL): pidfd_open for one thread rather
-// than a process.
-const pidfdThread = 0x80

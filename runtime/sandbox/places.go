@@ -1,8 +1,9 @@
 package sandbox
 
 // secretPlaces are the places under the home directory that hold
-// credentials or private data: the default policy reads everything but
-// these (and the host's own state, see [Context.HostPaths]).
+// credentials or private data. Reads are by grant, so these are a second
+// wall: a grant above one (say "~") still leaves it out, as it does the
+// host's own state (see [Context.HostPaths]).
 var secretPlaces = []string{
 	// keys and cloud credentials
 	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube",
@@ -28,22 +29,6 @@ var secretPlaces = []string{
 	"Library/Group Containers/2BUA8C4S2C.com.1password",
 }
 
-// launcherCaches are the package caches the launchers write (npx, uvx,
-// pip): writable under the default policy when they exist, and created
-// first when the server's command is the launcher that needs them.
-var launcherCaches = []struct {
-	dir       string
-	launchers []string
-}{
-	{".npm", []string{"npx", "npm", "pnpm", "node"}},
-	{".cache/uv", []string{"uv", "uvx"}},
-	{".local/share/uv", []string{"uv", "uvx"}},
-	{".cache/pip", []string{"pip", "pip3", "pipx"}},
-	{".cache/pypoetry", nil},
-	{".cache/deno", []string{"deno"}},
-	{".bun/install/cache", []string{"bun", "bunx"}},
-}
-
 // systemReads are what the strict policy reads: the system's programs,
 // libraries and configuration.
 var systemReads = []string{
@@ -54,10 +39,15 @@ var systemReads = []string{
 }
 
 // deviceWrites are the devices any server may write: the null and zero
-// devices and terminals.
+// devices and shared memory. No terminal: see [terminals].
 var deviceWrites = []string{
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm",
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/shm",
 }
+
+// privateRuntime are system places that hold one user's live secrets
+// (XDG_RUNTIME_DIR: the session bus, the keyring's and agents' sockets,
+// container registry logins): left out of the system reads.
+var privateRuntime = []string{"/run/user", "/var/run/user"}
 
 // protectedPlaces are the places under home that run code at the next
 // login, shell or git command: never writable through a broader grant

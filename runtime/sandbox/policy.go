@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +29,8 @@ const (
 //
 //	"default" | "strict" | false |
 //	{"base": "default"|"strict", "filesystem": {"read": [...], "write": [...]},
-//	 "network": "all" | "none" | ["host:port", ...], "required": true}
+//	 "network": "all" | "none" | ["host:port", ...],
+//	 "unix_sockets": ["/run/x.sock", ...], "required": true}
 //
 // The zero value is the default policy.
 type Policy struct {
@@ -41,6 +44,10 @@ type Policy struct {
 	Read, Write []string
 	// Network, when set, replaces the base's network rule.
 	Network *Network
+	// UnixSockets are pathname UNIX sockets the server may connect to
+	// (absolute, "~/..." or relative to its cwd); without one it may
+	// connect to none outside its own places.
+	UnixSockets []string
 	// Required refuses to start the server when the OS cannot enforce the
 	// policy, instead of starting it unconfined with a status saying so.
 	Required bool
@@ -64,7 +71,7 @@ func (p Policy) BaseName() string {
 
 // IsDefault reports a policy that says nothing beyond the default.
 func (p Policy) IsDefault() bool {
-	return !p.Off && p.BaseName() == BaseDefault && len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && !p.Required
+	return !p.Off && p.BaseName() == BaseDefault && len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && len(p.UnixSockets) == 0 && !p.Required
 }
 
 // policyObject is the object form on the wire.
@@ -72,6 +79,7 @@ type policyObject struct {
 	Base       string          `json:"base,omitempty"`
 	Filesystem *filesystemJSON `json:"filesystem,omitempty"`
 	Network    json.RawMessage `json:"network,omitempty"`
+	Unix       []string        `json:"unix_sockets,omitempty"`
 	Required   bool            `json:"required,omitempty"`
 }
 
@@ -117,7 +125,7 @@ func (p *Policy) UnmarshalJSON(data []byte) error {
 	if o.Base != "" && o.Base != BaseDefault && o.Base != BaseStrict {
 		return fmt.Errorf(`sandbox.base: want "default" or "strict", got %q`, o.Base)
 	}
-	p.Base, p.Required = o.Base, o.Required
+	p.Base, p.Required, p.UnixSockets = o.Base, o.Required, o.Unix
 	if o.Filesystem != nil {
 		p.Read, p.Write = o.Filesystem.Read, o.Filesystem.Write
 	}
@@ -155,6 +163,11 @@ func (p Policy) Validate() error {
 			}
 		}
 	}
+	for i, path := range p.UnixSockets {
+		if strings.TrimSpace(path) == "" || strings.ContainsRune(path, 0) {
+			return fmt.Errorf("sandbox.unix_sockets[%d]: empty or invalid path %q", i, path)
+		}
+	}
 	if p.Network != nil && p.Network.Mode == NetworkAllow {
 		for i, hp := range p.Network.Allow {
 			if _, _, err := splitHostPort(hp); err != nil {
@@ -188,10 +201,10 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 	if p.Off {
 		return []byte("false"), nil
 	}
-	if len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && !p.Required {
+	if len(p.Read) == 0 && len(p.Write) == 0 && p.Network == nil && len(p.UnixSockets) == 0 && !p.Required {
 		return json.Marshal(p.BaseName())
 	}
-	o := policyObject{Base: p.Base, Required: p.Required}
+	o := policyObject{Base: p.Base, Required: p.Required, Unix: p.UnixSockets}
 	if len(p.Read) > 0 || len(p.Write) > 0 {
 		o.Filesystem = &filesystemJSON{Read: p.Read, Write: p.Write}
 	}
@@ -216,6 +229,7 @@ func (p Policy) DigestInput() string {
 	c := p
 	c.Read = sortedCopy(p.Read)
 	c.Write = sortedCopy(p.Write)
+	c.UnixSockets = sortedCopy(p.UnixSockets)
 	if p.Network != nil {
 		n := *p.Network
 		n.Allow = sortedCopy(n.Allow)
@@ -249,11 +263,13 @@ func Tighten(global, project Policy) (Policy, []string) {
 	}
 	out.Read = covered(project.Read, append(append([]string{}, global.Read...), global.Write...))
 	out.Write = covered(project.Write, global.Write)
+	out.UnixSockets = covered(project.UnixSockets, global.UnixSockets)
 	out.Network = tighterNetwork(networkOf(global), networkOf(project))
 	if out.Network.Mode == networkOf(out).Mode && out.Network.Mode != NetworkAllow {
 		out.Network = nil // the base's own
 	}
-	for _, dropped := range append(notCovered(project.Read, append(append([]string{}, global.Read...), global.Write...)), notCovered(project.Write, global.Write)...) {
+	dropped := append(notCovered(project.Read, append(append([]string{}, global.Read...), global.Write...)), notCovered(project.Write, global.Write)...)
+	for _, dropped := range append(dropped, notCovered(project.UnixSockets, global.UnixSockets)...) {
 		warn = append(warn, fmt.Sprintf("sandbox grant %q in a project file is ignored: the global config does not grant it", dropped))
 	}
 	return out, warn
@@ -333,10 +349,14 @@ func notCovered(paths, by []string) []string {
 	return out
 }
 
-// coveredBy compares paths as written (both layers resolve them the same way).
+// coveredBy compares paths as written (both layers resolve them the
+// same way), each cleaned first: "~/projects/../.ssh" is "~/.ssh", which
+// a grant of "~/projects" does not cover. A relative path that climbs out
+// of the cwd is covered by nothing but a grant that climbs as far.
 func coveredBy(p string, by []string) bool {
+	p = path.Clean(filepath.ToSlash(p))
 	for _, b := range by {
-		if within(strings.TrimSuffix(p, "/"), strings.TrimSuffix(b, "/")) {
+		if within(p, path.Clean(filepath.ToSlash(b))) {
 			return true
 		}
 	}

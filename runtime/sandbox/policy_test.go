@@ -145,7 +145,7 @@ func TestResolveAndSummary(t *testing.T) {
 		t.Errorf("protect %v", eff.Protect)
 	}
 	sum := eff.Summary()
-	for _, want := range []string{"default: reads all but secrets (~/.ssh, ~/.gnupg, ~/.aws, ~/.azure, …", "writes cwd, temp", "network all"} {
+	for _, want := range []string{"default: reads system, toolchains, own files;", "writes cwd ~/proj, temp", "network all", "UNIX sockets none"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary %q lacks %q", sum, want)
 		}
@@ -168,11 +168,11 @@ func TestResolveAndSummary(t *testing.T) {
 		t.Errorf("relative grant: %v", eff.Write)
 	}
 	sum = eff.Summary()
-	if !strings.Contains(sum, "strict: reads system, own files, ~/data, ~/.ssh; writes temp, ~/proj/out; network none") {
+	if !strings.Contains(sum, "strict: reads system, toolchains, own files, ~/data, ~/.ssh; writes temp, ~/proj/out; network none; UNIX sockets none") {
 		t.Errorf("strict summary %q", sum)
 	}
 	eff, _ = Resolve(Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:443"}}}, ctx)
-	if !strings.HasSuffix(eff.Summary(), "network only api.github.com:443 (by port: any host on those ports)") {
+	if !strings.HasSuffix(eff.Summary(), "network only api.github.com:443 (by port: any host on those ports); UNIX sockets none") {
 		t.Errorf("summary %q", eff.Summary())
 	}
 	eff, _ = Resolve(Policy{Off: true}, ctx)
@@ -192,7 +192,8 @@ func TestSeatbeltProfile(t *testing.T) {
 	p := Profile(eff)
 	for _, want := range []string{
 		"(version 1)\n(deny default)\n",
-		`(allow file-read* (subpath "/"))`,
+		`(allow file-read* (subpath "/usr")`,
+		`(deny network-outbound (remote unix-socket))`,
 		`(subpath "/Users/u/.ssh")`,
 		`(subpath "/Users/u/Library/Keychains")`,
 		`(allow file-read* file-write* (subpath "/Users/u/proj") (subpath "/private/tmp/x") (subpath "/dev/null")`,
@@ -201,13 +202,14 @@ func TestSeatbeltProfile(t *testing.T) {
 		`(subpath "/Users/u/we\"ird\\dir")`,
 		"(allow network*)",
 		"(allow signal (target same-sandbox))",
+		`(global-name "com.apple.system.logger")`,
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("profile lacks %s:\n%s", want, p)
 		}
 	}
-	// The secret denial comes after the broad read (Seatbelt takes the last match).
-	if strings.Index(p, `(allow file-read* (subpath "/"))`) > strings.Index(p, `(deny file-read* file-write* (subpath "/Users/u/.ssh")`) {
+	// The secret denial comes after the reads (Seatbelt takes the last match).
+	if strings.Index(p, `(allow file-read* (subpath "/usr")`) > strings.Index(p, `(deny file-read* file-write* (subpath "/Users/u/.ssh")`) {
 		t.Errorf("deny before allow:\n%s", p)
 	}
 	eff, _ = Resolve(Policy{Base: BaseStrict, Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:443"}}}, Context{Home: home, Cwd: "/Users/u/proj"})
@@ -229,7 +231,7 @@ func TestSeatbeltProfile(t *testing.T) {
 	if !strings.Contains(p, `(allow network-outbound (remote tcp "localhost:40123"))`) || strings.Contains(p, `"*:443"`) {
 		t.Errorf("allowlist through the proxy:\n%s", p)
 	}
-	if !strings.HasSuffix(eff.Summary(), "network via proxy: api.github.com:443") {
+	if !strings.HasSuffix(eff.Summary(), "network via proxy: api.github.com:443; UNIX sockets none") {
 		t.Errorf("summary with the proxy %q", eff.Summary())
 	}
 }

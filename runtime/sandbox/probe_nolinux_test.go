@@ -4,7 +4,7 @@ package sandbox
 
 import "errors"
 
-// probeThreads: the thread probes are Linux's (see probe_linux_test.go).
-func probeThreads(what string, _ []string) error {
+// probeLinux: these probes are Linux's (see probe_linux_test.go).
+func probeLinux(what string, _ []string) error {
 	return errors.New("no thread probe " + what + " here")
 }

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -65,16 +66,45 @@ func probeMain(args []string) int {
 			return 3
 		}
 		return 0
-	case "tkill-self", "tgkill-host", "pidfd-thread":
-		err = probeThreads(args[0], args[1:])
+	case "unix":
+		// connect to a pathname UNIX socket
+		var c net.Conn
+		c, err = net.Dial("unix", args[1])
+		if err == nil {
+			c.Close()
+		}
+	case "tkill-self", "tgkill-host", "pidfd-thread", "tty", "tiocsti", "mptcp", "sctp", "raw", "tcp6-socket", "filter":
+		err = probeLinux(args[0], args[1:])
 	default:
 		fmt.Println("unknown probe", args[0])
 		return 2
 	}
 	if err != nil {
-		fmt.Printf("denied: %v\n", err)
+		// The errno, so that a test tells the sandbox's refusal
+		// (EACCES, EPERM) from any other failure (ENOENT, ENXIO).
+		var errno syscall.Errno
+		name := "none"
+		if errors.As(err, &errno) {
+			name = errnoName(errno)
+		}
+		fmt.Printf("denied: %v [errno=%s]\n", err, name)
 		return 1
 	}
 	fmt.Println("ok")
 	return 0
+}
+
+// errnoName is the symbolic name of the errnos the tests look for.
+func errnoName(e syscall.Errno) string {
+	switch e {
+	case syscall.EACCES:
+		return "EACCES"
+	case syscall.EPERM:
+		return "EPERM"
+	case syscall.ENOENT:
+		return "ENOENT"
+	case syscall.ENXIO:
+		return "ENXIO"
+	}
+	return fmt.Sprintf("%d", int(e))
 }

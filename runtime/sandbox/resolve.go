@@ -13,16 +13,25 @@ import (
 type Context struct {
 	// Home is the user's home directory.
 	Home string
-	// Cwd is the server's working directory (writable under both bases
-	// of the default policy; see docs/SANDBOX.md).
+	// Cwd is the server's working directory (writable under the default
+	// policy; see docs/SANDBOX.md).
 	Cwd string
 	// TempDir is the server's private temporary directory; TMPDIR points
 	// at it.
 	TempDir string
-	// Command is the resolved executable; Args are its arguments. The
-	// strict policy reads the server's own files found through them.
+	// StateDir is the server's private place that outlives a start: its
+	// launcher caches (npm's, uv's, pip's, XDG_CACHE_HOME) and its
+	// default working directory. Writable under the default policy.
+	StateDir string
+	// Command is the resolved executable; Args are its arguments. Both
+	// bases read the server's own files found through them, and the
+	// default reads (and where it needs, writes) the paths its arguments
+	// name: the user's own words.
 	Command string
 	Args    []string
+	// Env is the server's "env" setting: a value that names a path is
+	// granted like an argument (MEMORY_FILE_PATH, say).
+	Env map[string]string
 	// HostPaths are the host's own state: global config dir, token file,
 	// approvals and permissions, caches. Never readable by a server.
 	HostPaths []string
@@ -35,9 +44,12 @@ type Effective struct {
 	Off bool `json:"off,omitempty"`
 	// Base is the policy's base.
 	Base string `json:"base"`
-	// ReadAll makes the whole filesystem readable except Deny.
+	// ReadAll makes the whole filesystem readable except Deny. No base
+	// sets it any more (reads are by grant); a grant of "/" does the same.
 	ReadAll bool `json:"read_all,omitempty"`
-	// Deny are the secret places ReadAll leaves out.
+	// Deny are the places no read grant reaches unless it names them:
+	// the secret places under home (a second wall behind reads by
+	// grant), the host's own state and the terminals.
 	Deny []string `json:"deny,omitempty"`
 	// Protect are places a broader write grant leaves out (shell
 	// start-up files, autostart); Deny places are left out too.
@@ -50,6 +62,8 @@ type Effective struct {
 	// the granted "host:port" pairs.
 	Network string   `json:"network"`
 	Allow   []string `json:"allow,omitempty"`
+	// UnixSockets are the pathname UNIX sockets the server may connect to.
+	UnixSockets []string `json:"unix_sockets,omitempty"`
 	// ProxyPort, when set with NetworkAllow, is the port of the host's
 	// filtering proxy for this server (package netproxy): the sandbox
 	// grants TCP connect to it alone, and the proxy holds the server to
@@ -60,21 +74,33 @@ type Effective struct {
 	Proxied bool `json:"-"`
 	// Required refuses the start when the policy cannot be enforced.
 	Required bool `json:"required,omitempty"`
-	// Home, Cwd and TempDir are kept to shorten paths in the summary.
-	Home    string `json:"home,omitempty"`
-	Cwd     string `json:"cwd,omitempty"`
-	TempDir string `json:"tmp,omitempty"`
+	// Home, Cwd, TempDir and StateDir are kept to shorten paths in the
+	// summary.
+	Home     string `json:"home,omitempty"`
+	Cwd      string `json:"cwd,omitempty"`
+	TempDir  string `json:"tmp,omitempty"`
+	StateDir string `json:"state,omitempty"`
 	// Granted are the policy's own grants, as resolved, for the summary.
 	Granted []string `json:"granted,omitempty"`
+	// Words are the paths granted because the server's own arguments or
+	// env name them (see [wordGrants]), for the summary.
+	Words []string `json:"words,omitempty"`
+	// Exposed are places in a writable grant that run code later outside
+	// the sandbox (.git/hooks, .vscode, ...), which Landlock cannot keep
+	// read-only inside a writable directory: the status names them.
+	Exposed []string `json:"exposed,omitempty"`
 }
 
 // Resolve turns a policy into the effective one for ctx: the base's
-// reads, writes and network, plus the policy's grants.
+// reads, writes and network, plus the policy's grants. Both bases read by
+// grant (the system, the launcher's toolchain, the server's own files);
+// the default adds its cwd, its private state and what its arguments and
+// env name, and the network.
 func Resolve(p Policy, ctx Context) (*Effective, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	eff := &Effective{Off: p.Off, Base: p.BaseName(), Required: p.Required, Home: ctx.Home, Cwd: ctx.Cwd, TempDir: ctx.TempDir}
+	eff := &Effective{Off: p.Off, Base: p.BaseName(), Required: p.Required, Home: ctx.Home, Cwd: ctx.Cwd, TempDir: ctx.TempDir, StateDir: ctx.StateDir}
 	if p.Off {
 		eff.Network = NetworkAll
 		return eff, nil
@@ -87,24 +113,38 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 	for _, w := range p.Write {
 		writes = append(writes, abs(w))
 	}
+	for _, u := range p.UnixSockets {
+		eff.UnixSockets = append(eff.UnixSockets, abs(u))
+	}
 	eff.Granted = append(append([]string{}, reads...), writes...)
 
 	if ctx.TempDir != "" {
 		eff.Write = append(eff.Write, ctx.TempDir)
 	}
 	eff.Write = append(eff.Write, deviceWrites...)
+	eff.Read = append(eff.Read, systemReads...)
+	eff.Read = append(eff.Read, toolchains(ctx.Home)...)
+	eff.Read = append(eff.Read, ownFiles(ctx)...)
 	switch eff.Base {
 	case BaseStrict:
 		eff.Network = NetworkNone
-		eff.Read = append(eff.Read, systemReads...)
-		eff.Read = append(eff.Read, ownFiles(ctx)...)
+		if ctx.StateDir != "" && ctx.Cwd != "" && within(ctx.Cwd, ctx.StateDir) {
+			// Its private work directory (no config named a cwd) holds
+			// nothing of the user's.
+			eff.Write = append([]string{ctx.Cwd}, eff.Write...)
+		}
 	default:
 		eff.Network = NetworkAll
-		eff.ReadAll = true
 		if ctx.Cwd != "" {
 			eff.Write = append([]string{ctx.Cwd}, eff.Write...)
 		}
-		eff.Write = append(eff.Write, caches(ctx)...)
+		if ctx.StateDir != "" {
+			eff.Write = append(eff.Write, ctx.StateDir)
+		}
+		wr, ww := wordGrants(ctx)
+		eff.Read = append(eff.Read, wr...)
+		eff.Write = append(eff.Write, ww...)
+		eff.Words = dedupe(append(append([]string{}, ww...), wr...))
 	}
 	for _, s := range secretPlaces {
 		if ctx.Home != "" {
@@ -121,6 +161,8 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 			eff.Deny = append(eff.Deny, filepath.Clean(h))
 		}
 	}
+	eff.Deny = append(eff.Deny, terminals()...)
+	eff.Deny = append(eff.Deny, privateRuntime...)
 	// A secret place reached through a symlink is denied where it
 	// really is too.
 	for _, d := range slices.Clone(eff.Deny) {
@@ -142,6 +184,8 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 	eff.Protect = dedupe(eff.Protect)
 	eff.Read = dedupe(eff.Read)
 	eff.Write = dedupe(eff.Write)
+	eff.UnixSockets = dedupe(eff.UnixSockets)
+	eff.Exposed = exposed(eff.Write)
 	return eff, nil
 }
 
@@ -159,42 +203,6 @@ func absPath(p string, ctx Context) string {
 	}
 }
 
-// caches returns the launcher caches that exist and the ones the server's
-// own launcher needs (npx needs ~/.npm, uvx ~/.cache/uv; see
-// [PrepareCaches]).
-func caches(ctx Context) []string {
-	if ctx.Home == "" {
-		return nil
-	}
-	var out []string
-	for _, c := range launcherCaches {
-		dir := filepath.Join(ctx.Home, filepath.FromSlash(c.dir))
-		if _, err := os.Stat(dir); err == nil || slices.Contains(c.launchers, launcherName(ctx.Command)) {
-			out = append(out, dir)
-		}
-	}
-	return out
-}
-
-// PrepareCaches creates the package caches the server's launcher needs
-// (~/.npm for npx, ~/.cache/uv for uvx, ...), which the default policy
-// lets it write: a cache that does not exist when the server starts
-// cannot be granted, and the server could not create it in the home
-// directory it may not write. Errors are left to the launcher to report.
-func PrepareCaches(ctx Context) {
-	if ctx.Home == "" {
-		return
-	}
-	for _, c := range launcherCaches {
-		if slices.Contains(c.launchers, launcherName(ctx.Command)) {
-			_ = os.MkdirAll(filepath.Join(ctx.Home, filepath.FromSlash(c.dir)), 0o700)
-		}
-	}
-}
-
-func launcherName(command string) string {
-	return strings.TrimSuffix(strings.ToLower(filepath.Base(command)), ".exe")
-}
 
 // ownFiles are the server's own files for the strict policy: the
 // directory of its executable and of each script argument, widened to the
@@ -261,44 +269,39 @@ func dedupe(s []string) []string {
 }
 
 // Summary says in one line what the server may do: reads, writes,
-// network. Paths under home show as ~/..., the cwd as "cwd", the
-// temporary directory as "temp".
+// network, UNIX sockets. The cwd is named with its real path; paths under
+// home show as ~/..., the temporary directory as "temp" and the server's
+// private state as "private cache".
 func (e *Effective) Summary() string {
 	if e == nil {
 		return "default"
 	}
 	if e.Off {
-		return "off (\"sandbox\": false): reads, writes and network unrestricted"
+		return "off (\"sandbox\": false): reads, writes, network and sockets unrestricted"
 	}
-	var reads string
+	reads := "system, toolchains, own files"
 	if e.ReadAll {
-		names := make([]string, 0, 4)
-		for _, d := range e.Deny {
-			if len(names) == 4 {
-				break
-			}
-			names = append(names, e.short(d))
+		reads = "all"
+	}
+	var extra []string
+	for _, p := range e.Read {
+		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) {
+			extra = append(extra, e.named(p))
 		}
-		more := ""
-		if n := len(e.Deny) - len(names); n > 0 {
-			more = fmt.Sprintf(", … %d more", n)
-		}
-		reads = fmt.Sprintf("all but secrets (%s%s)", strings.Join(names, ", "), more)
-		if extra := e.listed(e.Granted, e.Read); extra != "" {
-			reads += "; granted " + extra
-		}
-	} else {
-		reads = "system, own files"
-		if extra := e.listed(e.Granted, e.Read); extra != "" {
-			reads += ", " + extra
-		}
+	}
+	if len(extra) > 0 {
+		reads += ", " + strings.Join(extra, ", ")
 	}
 	var writes []string
 	for _, w := range e.Write {
 		if strings.HasPrefix(w, "/dev/") {
 			continue
 		}
-		writes = append(writes, e.short(w))
+		if w == e.Cwd && e.Cwd != "" {
+			writes = append(writes, "cwd "+e.shortHome(w))
+			continue
+		}
+		writes = append(writes, e.named(w))
 	}
 	net := e.Network
 	if e.Network == NetworkAllow {
@@ -309,26 +312,42 @@ func (e *Effective) Summary() string {
 			net = "via proxy: " + strings.Join(e.Allow, ", ")
 		}
 	}
-	return fmt.Sprintf("%s: reads %s; writes %s; network %s", e.Base, reads, strings.Join(writes, ", "), net)
-}
-
-// listed shortens the entries of paths that are also granted.
-func (e *Effective) listed(granted, paths []string) string {
-	var out []string
-	for _, p := range paths {
-		if slices.Contains(granted, p) {
-			out = append(out, e.short(p))
+	sockets := "none"
+	if len(e.UnixSockets) > 0 {
+		var names []string
+		for _, u := range e.UnixSockets {
+			names = append(names, e.short(u))
 		}
+		sockets = strings.Join(names, ", ")
 	}
-	return strings.Join(out, ", ")
+	if len(writes) == 0 {
+		writes = []string{"nothing"}
+	}
+	return fmt.Sprintf("%s: reads %s; writes %s; network %s; UNIX sockets %s", e.Base, reads, strings.Join(writes, ", "), net, sockets)
 }
 
 func (e *Effective) short(p string) string {
 	switch {
-	case e.Cwd != "" && p == e.Cwd:
-		return "cwd"
 	case e.TempDir != "" && p == e.TempDir:
 		return "temp"
+	case e.StateDir != "" && p == e.StateDir:
+		return "private cache"
+	}
+	return e.shortHome(p)
+}
+
+// named is short(p), marked when the grant comes from the server's own
+// arguments or env rather than its policy.
+func (e *Effective) named(p string) string {
+	if slices.Contains(e.Words, p) && !slices.Contains(e.Granted, p) {
+		return e.short(p) + " (named in its config)"
+	}
+	return e.short(p)
+}
+
+// shortHome writes a path under home as ~/...
+func (e *Effective) shortHome(p string) string {
+	switch {
 	case e.Home != "" && p == e.Home:
 		return "~"
 	case e.Home != "" && within(p, e.Home):

@@ -14,7 +14,15 @@ func Profile(eff *Effective) string {
 	b.WriteString("(version 1)\n(deny default)\n")
 	b.WriteString("(allow process-exec)\n(allow process-fork)\n")
 	b.WriteString("(allow signal (target same-sandbox))\n(allow process-info* (target same-sandbox))\n")
-	b.WriteString("(allow sysctl-read)\n(allow mach-lookup)\n(allow ipc-posix-shm)\n")
+	b.WriteString("(allow sysctl-read)\n(allow ipc-posix-shm)\n")
+	// Mach services by name: a bare (allow mach-lookup) reaches
+	// LaunchServices, which opens any application (open -a Terminal)
+	// outside the sandbox.
+	b.WriteString("(allow mach-lookup")
+	for _, name := range machServices {
+		b.WriteString(" (global-name " + quoteSBPL(name) + ")")
+	}
+	b.WriteString(")\n")
 	b.WriteString("(allow file-read-metadata)\n")
 	if eff.ReadAll {
 		b.WriteString("(allow file-read* (subpath \"/\"))\n")
@@ -45,11 +53,29 @@ func Profile(eff *Effective) string {
 		if len(ports) > 0 {
 			b.WriteString("(allow network-outbound " + strings.Join(ports, " ") + ")\n")
 		}
-		b.WriteString("(allow network-outbound (remote unix-socket))\n")
-	default:
-		b.WriteString("(allow network-outbound (remote unix-socket))\n")
+	}
+	// UNIX sockets: only the granted ones, under every network setting.
+	if eff.Network == NetworkAll {
+		b.WriteString("(deny network-outbound (remote unix-socket))\n")
+	}
+	for _, u := range eff.UnixSockets {
+		b.WriteString("(allow network-outbound (remote unix-socket (path-literal " + quoteSBPL(u) + ")))\n")
 	}
 	return b.String()
+}
+
+// machServices are the Mach services a confined server may look up: the
+// system logger, directory and name lookups, notifications, configd,
+// certificate trust and the font server; not LaunchServices, the
+// pasteboard or any agent that acts for the user.
+var machServices = []string{
+	"com.apple.system.logger", "com.apple.system.notification_center",
+	"com.apple.system.opendirectoryd.libinfo", "com.apple.system.opendirectoryd.membership",
+	"com.apple.system.DirectoryService.libinfo_v1", "com.apple.SystemConfiguration.configd",
+	"com.apple.SystemConfiguration.DNSConfiguration", "com.apple.trustd", "com.apple.trustd.agent",
+	"com.apple.logd", "com.apple.diagnosticd", "com.apple.fonts", "com.apple.FontObjectsServer",
+	"com.apple.cfprefsd.daemon", "com.apple.cfprefsd.agent", "com.apple.securityd.xpc",
+	"com.apple.coreservices.quarantine-resolver",
 }
 
 // writeRule writes one (action (subpath ...) ...) rule, nothing for no paths.

@@ -13,7 +13,15 @@
 //	  kill-parent    send SIGTERM to its parent (the host)
 //	  parent-environ read its parent's environment from /proc
 //	  env NAME       read an environment variable
+//	  unix PATH      connect to a pathname UNIX socket
+//	  tty PATH       open a terminal for writing
+//	  mptcp ADDR     open an MPTCP connection
+//	  udp ADDR       send a UDP datagram
+//	  exec CMD ARGS  run a command, answer its output
 //	  child ACTION TARGET   the same attack from a child process
+//
+// A refusal carries its errno ("[errno=EACCES]"), so that a test tells
+// the sandbox's refusal from any other failure.
 //	work {"text"}                legitimate work: writes text to a file in
 //	                             its working directory and reads it back
 //
@@ -89,6 +97,27 @@ func attack(action, target string) string {
 		}
 	case "proxy":
 		got, err = viaProxy(target)
+	case "unix":
+		var c net.Conn
+		c, err = net.DialTimeout("unix", target, 3*time.Second)
+		if err == nil {
+			c.Close()
+		}
+	case "tty":
+		var f *os.File
+		f, err = os.OpenFile(target, os.O_WRONLY, 0)
+		if err == nil {
+			f.Close()
+		}
+	case "mptcp", "udp":
+		err = dialOther(action, target)
+	case "exec":
+		fields := strings.Fields(target)
+		out, cerr := exec.Command(fields[0], fields[1:]...).CombinedOutput()
+		if cerr != nil {
+			return fmt.Sprintf("refused: %v: %s", cerr, out)
+		}
+		return "ok: " + string(out)
 	case "kill-parent":
 		err = killParent()
 	case "kill-host-threads":
@@ -123,7 +152,7 @@ func attack(action, target string) string {
 		err = fmt.Errorf("unknown action %q", action)
 	}
 	if err != nil {
-		return "refused: " + err.Error()
+		return "refused: " + err.Error() + " [errno=" + errnoName(err) + "]"
 	}
 	return "ok: " + got
 }

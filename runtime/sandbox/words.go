@@ -1,0 +1,199 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// wordGrants are the paths the server's own words name: each argument
+// (and the value of a "--flag=value" argument) and each env value that is
+// an absolute path, "~" or "~/...". The user wrote them for this server,
+// so the default policy grants them as the user's intent
+// (docs/SANDBOX.md, "The user's own words"):
+//
+//   - an existing directory: read and write, unless it is too broad to
+//     write (the root, the home directory, the temp root, a system
+//     directory): then read only;
+//   - an existing file: read and write, and its directory too when that
+//     is not too broad (a server that keeps a file replaces it through a
+//     temporary file beside it: the memory server's MEMORY_FILE_PATH);
+//   - a file that does not exist yet: its directory, if it exists and is
+//     not too broad.
+//
+// The secret places, the host's own state and the places that run code
+// later stay out of these grants as out of any other.
+func wordGrants(ctx Context) (reads, writes []string) {
+	var words []string
+	for _, a := range ctx.Args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		words = append(words, a)
+	}
+	keys := make([]string, 0, len(ctx.Env))
+	for k := range ctx.Env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		words = append(words, ctx.Env[k])
+	}
+	own := ownFiles(ctx)
+	for _, w := range words {
+		if !(filepath.IsAbs(w) || w == "~" || strings.HasPrefix(w, "~/")) || strings.Contains(w, "${") {
+			continue
+		}
+		p := absPath(w, ctx)
+		if real, err := filepath.EvalSymlinks(p); err == nil && slices.ContainsFunc(own, func(o string) bool { return within(real, o) }) {
+			continue // the server's own program: read only (ownFiles)
+		}
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			if tooBroad(p, ctx.Home) {
+				reads = append(reads, p)
+			} else {
+				writes = append(writes, p)
+			}
+		case err == nil:
+			writes = append(writes, p)
+			if dir := filepath.Dir(p); !tooBroad(dir, ctx.Home) {
+				writes = append(writes, dir)
+			}
+		default:
+			dir := filepath.Dir(p)
+			if di, err := os.Stat(dir); err == nil && di.IsDir() && !tooBroad(dir, ctx.Home) {
+				writes = append(writes, dir)
+			}
+		}
+	}
+	return dedupe(reads), dedupe(writes)
+}
+
+// tooBroad reports a directory no word grants write to: the root, an
+// ancestor of home or home itself, the temp root, or a system place.
+func tooBroad(dir, home string) bool {
+	dir = filepath.Clean(dir)
+	if dir == filepath.Dir(dir) || dir == filepath.Clean(os.TempDir()) {
+		return true
+	}
+	if home != "" && within(filepath.Clean(home), dir) {
+		return true
+	}
+	for _, s := range systemReads {
+		if within(dir, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolchainPlaces are the places under home where launchers and their
+// runtimes live (nvm, volta, fnm, asdf, mise, pyenv, uv's tools and
+// Pythons, pip's user site, cargo and rustup, deno, bun, the Playwright
+// browsers) and the read-only settings a tool commonly needs: readable by
+// every sandboxed server, writable by none. npx's own store (~/.npm) is
+// readable, so an installed package runs; a server's npm writes go to
+// its private cache (see [LauncherEnv]).
+var toolchainPlaces = []string{
+	".nvm", ".volta", ".fnm", ".local/share/fnm", ".asdf", ".local/share/mise",
+	".pyenv", ".local/share/uv", ".cache/uv", ".local/lib", ".local/bin",
+	".cargo/bin", ".rustup", ".deno", ".bun", ".npm", ".cache/ms-playwright",
+	".gitconfig", ".config/git/config", ".config/git/ignore",
+}
+
+// toolchains returns the toolchain places that exist under home.
+func toolchains(home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, t := range toolchainPlaces {
+		p := filepath.Join(home, filepath.FromSlash(t))
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// terminals are the terminal devices: a server gets none (it runs in a
+// session of its own without a controlling terminal), so it can neither
+// write past the host's sanitizer nor read what the user types.
+func terminals() []string {
+	var out []string
+	for _, g := range []string{"/dev/tty", "/dev/tty[0-9]*", "/dev/ttyS*", "/dev/console", "/dev/ptmx", "/dev/pts", "/dev/vcs*", "/dev/ttys*"} {
+		m, _ := filepath.Glob(g)
+		out = append(out, m...)
+	}
+	return out
+}
+
+// codePlaces are the entries of a writable directory that run code later,
+// outside the sandbox: git's hooks and config (the user's next git
+// command, often the shell prompt, runs them), editor tasks, direnv, and
+// the project configs of MCP hosts.
+var codePlaces = []string{
+	".git/hooks", ".git/config", ".gitmodules", ".vscode", ".idea", ".envrc",
+	".mcp-host", ".mcp.json", ".cursor", ".claude", ".gemini", ".codex",
+}
+
+// exposed lists the code places that exist inside the writable
+// directories: Landlock cannot keep them read-only there (a right to
+// create files in a directory reaches every directory below it), so the
+// status names them instead of implying they are protected.
+func exposed(writes []string) []string {
+	var out []string
+	for _, w := range writes {
+		if strings.HasPrefix(w, "/dev/") {
+			continue
+		}
+		for _, c := range codePlaces {
+			p := filepath.Join(w, filepath.FromSlash(c))
+			if _, err := os.Lstat(p); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// LauncherEnv is the environment that sends a server's launcher caches to
+// its private state (ctx.StateDir) instead of the user's shared ones,
+// which it may only read: a server cannot rewrite code that another
+// server, an unconfined one or the user's own npx runs next. A variable
+// the server's env already sets is left alone. The directories are made.
+func LauncherEnv(ctx Context) map[string]string {
+	if ctx.StateDir == "" {
+		return nil
+	}
+	env := map[string]string{
+		"XDG_CACHE_HOME":        filepath.Join(ctx.StateDir, "cache"),
+		"npm_config_cache":      filepath.Join(ctx.StateDir, "npm"),
+		"UV_CACHE_DIR":          filepath.Join(ctx.StateDir, "cache", "uv"),
+		"PIP_CACHE_DIR":         filepath.Join(ctx.StateDir, "cache", "pip"),
+		"DENO_DIR":              filepath.Join(ctx.StateDir, "cache", "deno"),
+		"BUN_INSTALL_CACHE_DIR": filepath.Join(ctx.StateDir, "cache", "bun"),
+	}
+	if ctx.Home != "" {
+		// Playwright looks for its browsers under XDG_CACHE_HOME.
+		if pw := filepath.Join(ctx.Home, ".cache", "ms-playwright"); exists(pw) {
+			env["PLAYWRIGHT_BROWSERS_PATH"] = pw
+		}
+	}
+	for k := range env {
+		if _, set := ctx.Env[k]; set {
+			delete(env, k)
+		}
+	}
+	for _, d := range env {
+		if within(d, ctx.StateDir) {
+			_ = os.MkdirAll(d, 0o700)
+		}
+	}
+	return env
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
