@@ -156,9 +156,9 @@ func TestSandboxSideDoors(t *testing.T) {
 	tty := openTerminal(t)
 	h := func(p string) string { return filepath.Join(s.home, filepath.FromSlash(p)) }
 	for path, content := range map[string]string{
-		".config/inventedtool/token.json": `{"token":"invented"}`,
-		".claude/.credentials.json":       `{"claudeAiOauth":"not-real"}`,
-		".npm/_npx/abc/package.json":      `{}`,
+		".config/inventedtool/token.json":            `{"token":"invented"}`,
+		".claude/.credentials.json":                  `{"claudeAiOauth":"not-real"}`,
+		".npm/_npx/abc/package.json":                 `{}`,
 		".cache/mcp-host/servers/other/npm/index.js": "// another server's cache",
 	} {
 		if err := os.MkdirAll(filepath.Dir(h(path)), 0o700); err != nil {
@@ -241,4 +241,3 @@ func loopbackUDP(t *testing.T) string {
 	t.Cleanup(func() { c.Close() })
 	return c.LocalAddr().String()
 }
-

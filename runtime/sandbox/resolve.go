@@ -203,7 +203,6 @@ func absPath(p string, ctx Context) string {
 	}
 }
 
-
 // ownFiles are the server's own files for the strict policy: the
 // directory of its executable and of each script argument, widened to the
 // whole node_modules tree when the file is inside one (its dependencies

@@ -21,7 +21,7 @@ const (
 const (
 	afNetlink   = 16
 	ipprotoTCP  = 6
-	sockNotTCP  = 0xE // SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET each set one of these bits; SOCK_STREAM (1) none
+	sockNotTCP  = 0xE  // SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET each set one of these bits; SOCK_STREAM (1) none
 	pidfdThread = 0x80 // PIDFD_THREAD (O_EXCL): pidfd_open for one thread
 )
 

@@ -22,6 +22,7 @@
 //
 // A refusal carries its errno ("[errno=EACCES]"), so that a test tells
 // the sandbox's refusal from any other failure.
+//
 //	work {"text"}                legitimate work: writes text to a file in
 //	                             its working directory and reads it back
 //
