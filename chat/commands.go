@@ -203,6 +203,9 @@ func renderDetail(d protocol.ServerDetail) string {
 	}
 	if sb := d.Sandbox; sb != nil {
 		row("sandbox", sandboxText(*sb)+"; "+sb.Summary)
+		for _, p := range sb.Protections {
+			row("  protection", p)
+		}
 	}
 	if d.ServerName != "" {
 		row("implementation", d.ServerName+" "+d.ServerVersion)

@@ -98,7 +98,7 @@ func cleanStatus(st *protocol.ServerStatus) {
 	}
 	st.Warnings = cleanLines(st.Warnings)
 	if sb := st.Sandbox; sb != nil {
-		st.Sandbox = &protocol.SandboxStatus{Status: line(sb.Status), Detail: line(sb.Detail), Summary: line(sb.Summary)}
+		st.Sandbox = &protocol.SandboxStatus{Status: line(sb.Status), Detail: line(sb.Detail), Summary: line(sb.Summary), Protections: cleanLines(sb.Protections)}
 	}
 }
 

@@ -164,6 +164,12 @@ type SandboxStatus struct {
 	Detail string `json:"detail,omitempty"`
 	// Summary is the effective policy in one line: reads, writes, network.
 	Summary string `json:"summary,omitempty"`
+	// Protections say, one line each, which protection this machine
+	// enforces for the server and which it does not ("UNIX sockets:
+	// enforced (seccomp refuses socket(AF_UNIX))", "files that run code
+	// later: not protected inside its writable places: ..."). Added
+	// within 2026-11-27: older UIs ignore it.
+	Protections []string `json:"protections,omitempty"`
 }
 
 // ApprovalStatus describes the approval of a server that a project file

@@ -66,7 +66,7 @@ func (sv *server) sandboxPreview() *sandbox.Status {
 		return nil
 	}
 	eff.PlanProxy()
-	return &sandbox.Status{State: sandbox.StatePending, Summary: eff.Summary()}
+	return &sandbox.Status{State: sandbox.StatePending, Summary: eff.Summary(), Protections: sandbox.Protections(eff)}
 }
 
 // sandboxWrap confines a stdio server's command as its policy says (see

@@ -858,6 +858,8 @@ export interface RuntimeCapabilities {
 export interface SandboxStatus {
   /** Detail is the mechanism ("Landlock ABI 7", "Seatbelt via sandbox-exec") or why there is none. */
   detail?: string;
+  /** Protections say, one line each, which protection this machine enforces for the server and which it does not ("UNIX sockets: enforced (seccomp refuses socket(AF_UNIX))", "files that run code later: not protected inside its writable places: ..."). Added within 2026-11-27: older UIs ignore it. */
+  protections?: null | string[];
   /** @deprecated State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
   state: string;
   /** Status is State under its new name (see ServerStatus.Status). */

@@ -166,6 +166,9 @@ func (c *cli) get(args []string) int {
 	if sb := st.Sandbox; sb != nil {
 		// One line: the state, then what the policy allows.
 		line("sandbox", strings.TrimPrefix(sb.String(), "sandbox: ")+"; "+sb.Summary)
+		for _, p := range sb.Protections {
+			line("  protection", p)
+		}
 	}
 	if st.ServerName != "" {
 		line("server", st.ServerName+" "+st.ServerVersion)

@@ -98,6 +98,11 @@ func sandboxNotice(id string, cfg config.ServerConfig, so *runtime.SandboxOption
 	if eff.Off {
 		return lines
 	}
+	for _, p := range sandbox.Protections(eff) {
+		if strings.Contains(p, "not enforced") || strings.Contains(p, "not protected") {
+			lines = append(lines, "sandbox: "+p)
+		}
+	}
 	for _, a := range cfg.Args {
 		if !filepath.IsAbs(a) {
 			continue

@@ -28,6 +28,9 @@ type Status struct {
 	Detail string `json:"detail,omitempty"`
 	// Summary is the effective policy in one line ([Effective.Summary]).
 	Summary string `json:"summary,omitempty"`
+	// Protections say, one line each, what this machine enforces of the
+	// policy and what it does not ([Protections]).
+	Protections []string `json:"protections,omitempty"`
 }
 
 // String is the status line: "sandbox: active (Landlock ABI 7)".
@@ -59,7 +62,7 @@ func Wrap(cmd *exec.Cmd, eff *Effective) (Status, func() error, error) {
 	if eff == nil {
 		return Status{}, nil, errors.New("sandbox: no policy")
 	}
-	st := Status{Summary: eff.Summary()}
+	st := Status{Summary: eff.Summary(), Protections: Protections(eff)}
 	if eff.Off {
 		st.State = StateOff
 		return st, cmd.Start, nil

@@ -29,3 +29,9 @@ func Available() (bool, string) {
 	}
 	return true, ""
 }
+
+// layers is what Seatbelt enforces (see Protections).
+func layers() osLayers {
+	ok, _ := Available()
+	return osLayers{name: "Seatbelt", confines: ok, seatbelt: true, setsid: true}
+}

@@ -10,16 +10,6 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// Landlock ABI versions that bring what a policy uses.
-const (
-	abiFS       = 3 // files, including truncation
-	abiTCP      = 4 // TCP bind and connect
-	abiScope    = 6 // signals and abstract UNIX sockets
-	abiUnix     = 9 // connecting to pathname UNIX sockets
-	abiUDP      = 10
-	abiNewest   = 11 // the newest go-landlock v0.11.2 knows
-	abiNoKernel = 0
-)
 
 // landlockABI is kernelABI, or what a test puts in its place.
 var landlockABI = kernelABI
@@ -74,4 +64,13 @@ func wrapOS(cmd *exec.Cmd, eff *Effective) (string, string, func() error, error)
 func Available() (bool, string) {
 	abi, reason := landlockABI()
 	return abi != abiNoKernel, reason
+}
+
+// layers is what the kernel enforces (see Protections).
+func layers() osLayers {
+	abi, _ := landlockABI()
+	if abi == abiNoKernel {
+		return osLayers{setsid: true}
+	}
+	return osLayers{name: fmt.Sprintf("Landlock ABI %d", abi), confines: true, abi: abi, seccomp: true, setsid: true, unixByABI: abi >= abiUnix}
 }

@@ -19,3 +19,9 @@ func wrapOS(_ *exec.Cmd, _ *Effective) (string, string, func() error, error) {
 func Available() (bool, string) {
 	return false, "no sandbox on " + runtime.GOOS
 }
+
+// layers: nothing is confined here; Unix systems still give the server
+// a session of its own (see Protections).
+func layers() osLayers {
+	return osLayers{setsid: runtime.GOOS != "windows"}
+}

@@ -42,7 +42,7 @@ func Status(st runtime.Status) protocol.ServerStatus {
 		out.Policy = &protocol.PolicyStatus{File: p.File, Rule: p.Rule, Reason: p.Reason}
 	}
 	if sb := st.Sandbox; sb != nil {
-		out.Sandbox = &protocol.SandboxStatus{State: sb.State, Status: sb.State, Detail: sb.Detail, Summary: sb.Summary}
+		out.Sandbox = &protocol.SandboxStatus{State: sb.State, Status: sb.State, Detail: sb.Detail, Summary: sb.Summary, Protections: sb.Protections}
 	}
 	if a := st.Approval; a != nil {
 		out.Approval = &protocol.ApprovalStatus{Decision: a.Decision, File: a.File, Digest: a.Digest, Fields: a.Fields}
