@@ -10,7 +10,6 @@ import (
 	"sync"
 	"syscall"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -61,25 +60,24 @@ func startConfined(cmd *exec.Cmd, eff *Effective, abi int) error {
 	if err := protectHost(); err != nil {
 		return err
 	}
-	opts := filterOptions{noUnix: unixRefused(eff, abi), onlyTCP: eff.Network != NetworkAll}
-	return onThreadThatEnds(func() error {
+	opts := filterOptions{supervised: true, onlyTCP: eff.Network != NetworkAll}
+	listener := -1
+	err = onThreadThatEnds(func() error {
 		opts.startTID = unix.Gettid()
-		if err := restrictThread(fd, flags, serverFilter(opts)); err != nil {
+		var err error
+		if listener, err = restrictThread(fd, flags, opts); err != nil {
 			return err
 		}
 		return execError(cmd.Path, cmd.Start())
 	})
-}
-
-// unixRefused reports whether the seccomp filter refuses socket(AF_UNIX).
-// From Landlock ABI 9 on the kernel itself refuses connecting to a
-// pathname socket the policy does not grant (socketRules; the server's
-// writable places included) and abstract ones are scoped, so sockets stay
-// usable. Before it, Landlock cannot tell one socket from another: the
-// filter refuses them all, unless the policy grants one, which then
-// lets the server reach any socket it can name (the status says so).
-func unixRefused(eff *Effective, abi int) bool {
-	return abi < abiUnix && len(eff.UnixSockets) == 0
+	if listener >= 0 {
+		if err != nil {
+			unix.Close(listener)
+		} else {
+			go (&supervisor{fd: listener, eff: eff, session: cmd.Process.Pid}).run()
+		}
+	}
+	return err
 }
 
 // socketRules grant connecting to the policy's UNIX sockets on kernels
@@ -117,20 +115,26 @@ func onThreadThatEnds(fn func() error) error {
 }
 
 // restrictThread confines the calling (locked) thread: no new privileges,
-// the Landlock ruleset fd, no capabilities, and the seccomp filter.
-// Every one of these is per thread.
-func restrictThread(fd int, flags uint32, filter seccomp.Filter) error {
+// the Landlock ruleset fd, no capabilities, and the seccomp filter with
+// the supervisor's listener, whose descriptor it returns (-1 when the
+// kernel has none: then the filter refuses UNIX sockets outright). Every
+// one of these is per thread.
+func restrictThread(fd int, flags uint32, opts filterOptions) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		return -1, fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
+		return -1, fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
 	}
 	dropCapabilities()
-	if err := seccomp.LoadFilter(filter); err != nil {
-		return fmt.Errorf("sandbox: loading the seccomp filter: %w", err)
+	listener, err := loadFilter(serverFilter(opts), opts.supervised)
+	if err == nil || !opts.supervised {
+		return listener, err
 	}
-	return nil
+	// A kernel without user notification (before 5.0): no supervisor,
+	// no UNIX socket, and a host list held by port.
+	opts.supervised, opts.noUnix = false, true
+	return loadFilter(serverFilter(opts), false)
 }
 
 // execError says which path the sandbox refused, with the grant to fix it.

@@ -212,6 +212,23 @@ func TestConfineNetworkProxyPortOnly(t *testing.T) {
 	eff.ProxyPort = uint16(n)
 	expect(t, eff, f.cwd, true, "connect", proxy)
 	expect(t, eff, f.cwd, false, "connect", listed)
+	// Another address on the proxy's port: Landlock's rule is by port
+	// alone; the supervisor holds the address too.
+	if other, err := net.Listen("tcp4", "127.0.0.2:"+pport); err == nil {
+		defer other.Close()
+		go func() {
+			for {
+				c, err := other.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		expectRefused(t, eff, f.cwd, "connect", "127.0.0.2:"+pport)
+	} else {
+		t.Errorf("listen on 127.0.0.2:%s: %v", pport, err)
+	}
 }
 
 // Without the sandbox, the probe does all of it: the refusals above are

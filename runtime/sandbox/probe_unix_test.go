@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
@@ -70,6 +71,37 @@ func probeMain(args []string) int {
 		// connect to a pathname UNIX socket
 		var c net.Conn
 		c, err = net.Dial("unix", args[1])
+		if err == nil {
+			c.Close()
+		}
+	case "unix-self":
+		// listen on a socket in a directory of its own and connect to it
+		// (Chromium's singleton)
+		var ln net.Listener
+		if ln, err = net.Listen("unix", filepath.Join(args[1], "self.sock")); err == nil {
+			go func() {
+				if c, err := ln.Accept(); err == nil {
+					c.Close()
+				}
+			}()
+			var c net.Conn
+			if c, err = net.Dial("unix", filepath.Join(args[1], "self.sock")); err == nil {
+				c.Close()
+			}
+			ln.Close()
+		}
+	case "unix-link":
+		// a symlink in its own place to a socket outside, then connect to it
+		link := filepath.Join(args[1], "link.sock")
+		if err = os.Symlink(args[2], link); err == nil {
+			var c net.Conn
+			if c, err = net.Dial("unix", link); err == nil {
+				c.Close()
+			}
+		}
+	case "unix-abstract":
+		var c net.Conn
+		c, err = net.Dial("unix", "@"+args[1])
 		if err == nil {
 			c.Close()
 		}

@@ -26,6 +26,9 @@ type osLayers struct {
 	seatbelt  bool
 	setsid    bool // a session of its own (every Unix)
 	unixByABI bool // the kernel grants UNIX sockets by path
+	// supervisor: the host judges and performs each connect (seccomp
+	// user notification; see supervise_linux.go).
+	supervisor bool
 }
 
 // Protections says, one line each, which protection this machine
@@ -59,6 +62,8 @@ func protections(eff *Effective, l osLayers) []string {
 	}
 	out := []string{line(ProtectFiles, true, l.name+": reads and writes by grant")}
 	switch {
+	case l.supervisor:
+		out = append(out, line(ProtectSockets, true, "the host's supervisor: only granted ones and its own; no datagram or abstract socket"))
 	case l.unixByABI:
 		out = append(out, line(ProtectSockets, true, l.name+": only the granted ones"))
 	case len(eff.UnixSockets) > 0:
@@ -87,8 +92,12 @@ func protections(eff *Effective, l osLayers) []string {
 			out = append(out, line(ProtectNetwork, true, how))
 		}
 	case NetworkAllow:
-		out = append(out, line(ProtectNetwork, true, "only the listed hosts, through the host's proxy; no UDP"),
-			line("direct connections", false, "any host on the proxy's port is reachable: the kernel rule matches ports, not hosts"))
+		if l.supervisor {
+			out = append(out, line(ProtectNetwork, true, "only the listed hosts, through the host's proxy, whose address the supervisor checks; no UDP"))
+		} else {
+			out = append(out, line(ProtectNetwork, true, "only the listed hosts, through the host's proxy; no UDP"),
+				line("direct connections", false, "any host on the proxy's port is reachable: the kernel rule matches ports, not hosts"))
+		}
 	}
 	if l.abi != 0 && l.abi < abiScope {
 		out = append(out, line(ProtectSignals, false, fmt.Sprintf("scoping needs Landlock ABI %d", abiScope)))

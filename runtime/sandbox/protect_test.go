@@ -9,6 +9,8 @@ import (
 // enforce it, and the ones that are not say so.
 func TestProtections(t *testing.T) {
 	abi7 := osLayers{name: "Landlock ABI 7", confines: true, abi: 7, seccomp: true, setsid: true}
+	super := abi7
+	super.supervisor = true
 	abi9 := abi7
 	abi9.name, abi9.abi, abi9.unixByABI = "Landlock ABI 9", 9, true
 	has := func(lines []string, want string) bool {
@@ -41,6 +43,8 @@ func TestProtections(t *testing.T) {
 		{"no sandbox", Effective{Network: NetworkAll}, osLayers{setsid: true},
 			[]string{"none enforced", "terminal: enforced"}, []string{"files: enforced"}},
 		{"off", Effective{Off: true, Network: NetworkAll}, abi7, []string{"none:"}, []string{"files: enforced"}},
+		{"supervised", Effective{Network: NetworkAllow, Allow: []string{"x:443"}, UnixSockets: []string{"/run/docker.sock"}}, super,
+			[]string{"UNIX sockets: enforced (the host's supervisor", "network: enforced (only the listed hosts, through the host's proxy, whose address"}, []string{"direct connections", "UNIX sockets: not"}},
 	} {
 		got := protections(&tc.eff, tc.l)
 		for _, w := range tc.want {

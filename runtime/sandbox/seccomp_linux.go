@@ -21,8 +21,9 @@ const (
 const (
 	afNetlink   = 16
 	ipprotoTCP  = 6
-	sockNotTCP  = 0xE  // SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET each set one of these bits; SOCK_STREAM (1) none
-	pidfdThread = 0x80 // PIDFD_THREAD (O_EXCL): pidfd_open for one thread
+	sockNotTCP  = 0xE        // SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET each set one of these bits; SOCK_STREAM (1) none
+	pidfdThread = 0x80       // PIDFD_THREAD (O_EXCL): pidfd_open for one thread
+	msgFastOpen = 0x20000000 // MSG_FASTOPEN: a connect inside sendto
 )
 
 // filterOptions say which doors of a policy the seccomp filter closes.
@@ -32,8 +33,14 @@ type filterOptions struct {
 	startTID int
 	// noUnix refuses socket(AF_UNIX): the server connects to no UNIX
 	// socket, pathname or abstract (socketpair stays: node, Python and
-	// Chromium make their own pipes with it).
+	// Chromium make their own pipes with it). Used when the kernel has
+	// no supervisor for the host (see supervise_linux.go).
 	noUnix bool
+	// supervised sends every connect(2) to the host's supervisor, which
+	// judges and performs it; datagram UNIX sockets, which reach a path
+	// without a connect, are refused, and so is TCP Fast Open (a connect
+	// inside sendto) under a restricted network.
+	supervised bool
 	// onlyTCP refuses every socket but AF_UNIX (when allowed),
 	// AF_NETLINK and TCP over IPv4/IPv6 (protocol 0 or IPPROTO_TCP), which
 	// Landlock governs: no UDP, MPTCP, SCTP, raw or packet socket, nor
@@ -87,6 +94,16 @@ func serverFilter(o filterOptions) seccomp.Filter {
 	if o.noUnix {
 		add("socket", eq(0, syscall.AF_UNIX))
 	}
+	if o.supervised {
+		// SOCK_DGRAM (2) and SOCK_RAW (3, a datagram socket for AF_UNIX)
+		// have bit 1 set; SOCK_STREAM (1) and SOCK_SEQPACKET (5) do not.
+		add("socket", eq(0, syscall.AF_UNIX), seccomp.Condition{Argument: 1, Operation: seccomp.BitsSet, Value: 2})
+	}
+	if o.onlyTCP {
+		add("sendto", seccomp.Condition{Argument: 3, Operation: seccomp.BitsSet, Value: msgFastOpen})
+		add("sendmsg", seccomp.Condition{Argument: 2, Operation: seccomp.BitsSet, Value: msgFastOpen})
+		add("sendmmsg", seccomp.Condition{Argument: 3, Operation: seccomp.BitsSet, Value: msgFastOpen})
+	}
 	if o.onlyTCP {
 		families := []seccomp.Condition{
 			{Argument: 0, Operation: seccomp.NotEqual, Value: syscall.AF_INET},
@@ -104,7 +121,7 @@ func serverFilter(o filterOptions) seccomp.Filter {
 				seccomp.Condition{Argument: 2, Operation: seccomp.NotEqual, Value: ipprotoTCP})
 		}
 	}
-	return seccomp.Filter{
+	f := seccomp.Filter{
 		NoNewPrivs: true,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
@@ -115,6 +132,12 @@ func serverFilter(o filterOptions) seccomp.Filter {
 			}},
 		},
 	}
+	if o.supervised {
+		// Errno answers take precedence over notifications: a refused
+		// call never reaches the supervisor.
+		f.Policy.Syscalls = append(f.Policy.Syscalls, seccomp.SyscallGroup{Action: seccomp.ActionUserNotify, Names: []string{"connect"}})
+	}
+	return f
 }
 
 // notInt matches an argument that is no int the kernel would read as

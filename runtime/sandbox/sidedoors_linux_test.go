@@ -80,7 +80,19 @@ func TestConfineUnixSockets(t *testing.T) {
 			t.Errorf("summary %q", eff.Summary())
 		}
 	}
-	eff := f.resolve(t, Policy{UnixSockets: []string{sock}}, f.cwd)
+	// Its own sockets work (the peer is in its session), a link to an
+	// outside one does not, nor an abstract one outside its domain.
+	eff := f.resolve(t, Policy{}, f.cwd)
+	expect(t, eff, f.cwd, true, "unix-self", f.tmp)
+	expectRefused(t, eff, f.cwd, "unix-link", f.cwd, sock)
+	abstract, err := net.Listen("unix", "@mcp-host-sandbox-test-"+strconv.Itoa(os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer abstract.Close()
+	expectRefused(t, eff, f.cwd, "unix-abstract", "mcp-host-sandbox-test-"+strconv.Itoa(os.Getpid()))
+
+	eff = f.resolve(t, Policy{UnixSockets: []string{sock}}, f.cwd)
 	expect(t, eff, f.cwd, true, "unix", sock)
 	if !strings.Contains(eff.Summary(), "UNIX sockets ~/agent.sock") {
 		t.Errorf("summary %q", eff.Summary())

@@ -70,6 +70,7 @@ func Wrap(cmd *exec.Cmd, eff *Effective) (Status, func() error, error) {
 	if eff.TempDir != "" {
 		setEnv(cmd, "TMPDIR", eff.TempDir)
 	}
+	ownSession(cmd)
 	state, detail, start, err := wrapOS(cmd, eff)
 	st.State, st.Detail = state, detail
 	if err != nil {

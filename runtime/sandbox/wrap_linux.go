@@ -10,7 +10,6 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-
 // landlockABI is kernelABI, or what a test puts in its place.
 var landlockABI = kernelABI
 
@@ -72,5 +71,6 @@ func layers() osLayers {
 	if abi == abiNoKernel {
 		return osLayers{setsid: true}
 	}
-	return osLayers{name: fmt.Sprintf("Landlock ABI %d", abi), confines: true, abi: abi, seccomp: true, setsid: true, unixByABI: abi >= abiUnix}
+	// Landlock (5.13) postdates seccomp user notification with ADDFD (5.9).
+	return osLayers{name: fmt.Sprintf("Landlock ABI %d", abi), confines: true, abi: abi, seccomp: true, setsid: true, unixByABI: abi >= abiUnix, supervisor: true}
 }
