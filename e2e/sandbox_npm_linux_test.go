@@ -12,11 +12,11 @@ import (
 
 // The npm memory and sequential-thinking servers, started by the host
 // binary under the default sandbox, answer a tool call each. The memory
-// server keeps its graph beside its own script unless MEMORY_FILE_PATH
-// says otherwise: the default sandbox does not let it write into its
-// installed package (README "Local servers" says to point the variable
-// into the server's cwd, or grant the file), and with the variable naming
-// a file in its cwd it works unchanged.
+// server configured as its README says, MEMORY_FILE_PATH naming a file
+// outside its cwd, works unchanged: the user's own words are a grant (the
+// file's directory, which it replaces the file through), and mcp get
+// shows it. Without the variable it keeps its graph beside its own
+// script, which no server may write.
 func TestSandboxMemoryAndThinkingServers(t *testing.T) {
 	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	memory := testenv.NodeBin(t, "mcp-server-memory")
@@ -54,7 +54,10 @@ func TestSandboxMemoryAndThinkingServers(t *testing.T) {
 		t.Errorf("memory read_graph: exit %d\n%s", code, out)
 	}
 	if b, err := os.ReadFile(graph); err != nil || !strings.Contains(string(b), "default policy") {
-		t.Errorf("the graph file in the server's cwd: %v %q", err, b)
+		t.Errorf("the graph file outside the server's cwd: %v %q", err, b)
+	}
+	if out, _ := s.host(t, "mcp", "get", "memory"); !strings.Contains(out, "~/project (named in its config)") {
+		t.Errorf("mcp get does not show the grant of MEMORY_FILE_PATH's directory:\n%s", out)
 	}
 	out, code := call("memdefault", "create_entities", entities)
 	if _, err := os.Stat(packaged); err == nil || code == 0 {
