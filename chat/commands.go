@@ -204,7 +204,7 @@ func renderDetail(d protocol.ServerDetail) string {
 	if sb := d.Sandbox; sb != nil {
 		row("sandbox", sandboxText(*sb)+"; "+sb.Summary)
 		for _, p := range sb.Protections {
-			row("  protection", p)
+			row("protection", p)
 		}
 	}
 	if d.ServerName != "" {

@@ -167,7 +167,7 @@ func (c *cli) get(args []string) int {
 		// One line: the state, then what the policy allows.
 		line("sandbox", strings.TrimPrefix(sb.String(), "sandbox: ")+"; "+sb.Summary)
 		for _, p := range sb.Protections {
-			line("  protection", p)
+			line("protection", p)
 		}
 	}
 	if st.ServerName != "" {

@@ -20,13 +20,26 @@ import (
 //     is not too broad (a server that keeps a file replaces it through a
 //     temporary file beside it: the memory server's MEMORY_FILE_PATH);
 //   - a file that does not exist yet: its directory, if it exists and is
-//     not too broad.
+//     not too broad;
+//   - a path inside an argument that is a whole command line (sh -c
+//     "exec /opt/x/server"): read only.
 //
 // The secret places, the host's own state and the places that run code
 // later stay out of these grants as out of any other.
 func wordGrants(ctx Context) (reads, writes []string) {
 	var words []string
 	for _, a := range ctx.Args {
+		if strings.ContainsAny(a, " \t\n") {
+			// A command line in one argument ("sh", "-c", "exec /opt/x
+			// --db /data/x.db"): the paths in it are read, not written.
+			for _, f := range strings.Fields(a) {
+				f = strings.Trim(f, `'";`)
+				if filepath.IsAbs(f) && exists(f) {
+					reads = append(reads, filepath.Clean(f))
+				}
+			}
+			continue
+		}
 		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
 			a = v
 		}
@@ -40,13 +53,13 @@ func wordGrants(ctx Context) (reads, writes []string) {
 	for _, k := range keys {
 		words = append(words, ctx.Env[k])
 	}
-	own := ownFiles(ctx)
+	command, _ := filepath.EvalSymlinks(ctx.Command)
 	for _, w := range words {
 		if !(filepath.IsAbs(w) || w == "~" || strings.HasPrefix(w, "~/")) || strings.Contains(w, "${") {
 			continue
 		}
 		p := absPath(w, ctx)
-		if real, err := filepath.EvalSymlinks(p); err == nil && slices.ContainsFunc(own, func(o string) bool { return within(real, o) }) {
+		if real, err := filepath.EvalSymlinks(p); err == nil && (real == command || installedCode(real)) {
 			continue // the server's own program: read only (ownFiles)
 		}
 		fi, err := os.Stat(p)
@@ -70,6 +83,19 @@ func wordGrants(ctx Context) (reads, writes []string) {
 		}
 	}
 	return dedupe(reads), dedupe(writes)
+}
+
+// installedCode reports a path inside an installed package (a
+// node_modules or Python site-packages tree): a script argument, which
+// is code to read, never a place to write.
+func installedCode(p string) bool {
+	p = filepath.ToSlash(p)
+	for _, d := range []string{"/node_modules/", "/site-packages/", "/dist-packages/"} {
+		if strings.Contains(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // tooBroad reports a directory no word grants write to: the root, an
