@@ -165,7 +165,12 @@ func chatLayout(t *testing.T, bin string, everything []string, width int) {
 		}
 	}
 	checkFits(t, v, width)
-	m := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/authorize\?\S+)`).FindStringSubmatch(c.screen())
+	// The URL may be drawn a frame after the instruction under load.
+	authURL := regexp.MustCompile(`(http://127\.0\.0\.1:\d+/authorize\?\S+)`)
+	m := authURL.FindStringSubmatch(c.screen())
+	for deadline := time.Now().Add(10 * time.Second); m == nil && time.Now().Before(deadline); m = authURL.FindStringSubmatch(c.screen()) {
+		time.Sleep(100 * time.Millisecond)
+	}
 	if m == nil {
 		t.Fatalf("no authorization URL on the screen:\n%s", c.screen())
 	}
