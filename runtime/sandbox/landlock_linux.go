@@ -8,14 +8,8 @@ import (
 	"slices"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// Rights the walk grants.
-const (
-	rightsRead landlock.AccessFSSet = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir
-	rightsDirs landlock.AccessFSSet = llsys.AccessFSReadDir
-)
 
 // grants collects Landlock path rules.
 type grants struct {
@@ -101,9 +95,10 @@ func (g *grants) walk(root string, write bool, excl []string) error {
 }
 
 // descend grants dir's entries but the excluded ones, recursing into the
-// entries that hold excluded places.
+// entries that hold excluded places. dir itself gets nothing: Landlock's
+// right to list a directory holds for its whole tree, so listing dir
+// would list every name below it, the excluded places' included.
 func (g *grants) descend(dir string, write bool, excl, inside []string) error {
-	g.rules = append(g.rules, landlock.PathAccess(rightsDirs, dir).IgnoreIfMissing())
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // unreadable to us: nothing to grant

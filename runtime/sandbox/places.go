@@ -57,6 +57,8 @@ var protectedPlaces = []string{
 	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".xprofile", ".xinitrc", ".xsession",
 	".pam_environment", ".gitconfig", ".config/git", ".config/autostart", ".config/systemd",
 	".config/environment.d", ".config/fish", ".config/pip", ".config/nvim", ".vimrc",
-	".local/bin", ".local/share/applications", ".ssh", ".npmrc",
+	".bash_aliases", ".bashrc.d", ".zshrc.d", ".inputrc", ".envrc",
+	"bin", ".local/bin", "go/bin", ".cargo/bin", ".local/lib", ".local/share/applications",
+	".ssh", ".npmrc", ".config/direnv",
 	"Library/LaunchAgents",
 }

@@ -24,6 +24,8 @@ func probeMain(args []string) int {
 	switch args[0] {
 	case "read":
 		_, err = os.ReadFile(args[1])
+	case "list":
+		_, err = os.ReadDir(args[1])
 	case "write":
 		err = os.WriteFile(args[1], []byte("probe\n"), 0o600)
 	case "connect":

@@ -193,6 +193,23 @@ func TestConfineNetworkProtocols(t *testing.T) {
 	expect(t, eff, f.cwd, true, "udp")
 }
 
+// A grant that encloses a secret place does not let the server list the
+// directories on the way (Landlock's listing right holds for a whole
+// tree: ~/.ssh's names would show), while their other entries are read.
+func TestConfineNoListingOnTheWay(t *testing.T) {
+	f := newFixture(t)
+	h := func(p string) string { return filepath.Join(f.home, filepath.FromSlash(p)) }
+	if out, ok := runUnconfined(t, nil, nil, "list", h(".ssh")); !ok {
+		t.Fatalf("unconfined list: %s", out)
+	}
+	eff := f.resolve(t, Policy{Base: BaseStrict, Read: []string{"~"}}, f.cwd)
+	expectRefused(t, eff, f.cwd, "list", h(".ssh"))
+	expectRefused(t, eff, f.cwd, "list", f.home)
+	expectRefused(t, eff, f.cwd, "read", h(".ssh/id_rsa"))
+	expect(t, eff, f.cwd, true, "read", h("notes.txt"))
+	expect(t, eff, f.cwd, true, "list", h("project"))
+}
+
 // Reads are by grant: a credential file of a tool no list names, another
 // AI tool's, a document in home: all refused; the cwd, the toolchain
 // places and ~/.gitconfig are read.
