@@ -10,7 +10,6 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 )
 
-
 // grants collects Landlock path rules.
 type grants struct {
 	rules []landlock.Rule
