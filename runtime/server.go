@@ -396,6 +396,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	}
 	opts := session.Options{
 		ID:               e.ID,
+		RedirectCheck:    redirectCheck(e, cfg),
 		Transport:        cfg.TransportName(),
 		URL:              cfg.URL,
 		Headers:          cfg.Headers,

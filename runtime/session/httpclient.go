@@ -133,6 +133,11 @@ func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *g
 		if from := via[0].URL; !sameOrigin(req.URL, from) {
 			return fmt.Errorf("server %q redirected to another origin (%s://%s); not following it, so that its token and headers stay with %s://%s", o.ID, req.URL.Scheme, req.URL.Host, from.Scheme, from.Host)
 		}
+		if o.RedirectCheck != nil {
+			if err := o.RedirectCheck(req.URL); err != nil {
+				return fmt.Errorf("server %q redirected to %s, which the managed policy refuses: %w", o.ID, redact.URL(req.URL.String()), err)
+			}
+		}
 		if next != nil {
 			return next(req, via)
 		}

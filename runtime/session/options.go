@@ -16,6 +16,7 @@
 package session
 
 import (
+	"net/url"
 	"context"
 	"log/slog"
 	"net/http"
@@ -54,6 +55,10 @@ type ElicitationHandler func(ctx context.Context, serverID string, params *mcp.E
 type Options struct {
 	// ID is the server id; it names the server in every error.
 	ID string
+	// RedirectCheck, when set, judges each redirect hop of an HTTP or
+	// SSE server as its first URL was judged (the managed policy's URL
+	// rules): an error refuses the hop and fails the request with it.
+	RedirectCheck func(*url.URL) error
 	// Transport is TransportHTTP, TransportSSE or TransportStdio.
 	Transport string
 
