@@ -16,10 +16,10 @@
 package session
 
 import (
-	"net/url"
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"time"
 
