@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	goruntime "runtime"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -172,4 +173,20 @@ func (sv *server) withSandboxHint(err error) error {
 		return fmt.Errorf("%w; %s", err, h)
 	}
 	return err
+}
+
+// SandboxHint explains what a server said (a tool's error, its stderr)
+// when its sandbox may be why: the refused path or address with the grant
+// that allows it (sandbox.Hint); "" when the server is not confined or
+// said nothing the sandbox refuses.
+func (m *Manager) SandboxHint(id, said string) string {
+	st, err := m.Get(id)
+	if err != nil || st.Sandbox == nil {
+		return ""
+	}
+	h := sandbox.Hint(said, *st.Sandbox)
+	if !strings.HasPrefix(h, "the sandbox denied") {
+		return "" // the generic hint says nothing of this failure
+	}
+	return h
 }

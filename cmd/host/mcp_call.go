@@ -107,6 +107,11 @@ func (c *cli) call(args []string) int {
 		printResult(c.stdout, res)
 	}
 	if res.IsError {
+		// A refusal of the sandbox says so, with the grant (the server
+		// only says EACCES).
+		if h := m.SandboxHint(id, resultText(res)); h != "" {
+			fmt.Fprintln(c.stderr, termsafe.LineMax(h, maxErrorLine))
+		}
 		return exitFailure
 	}
 	return exitOK

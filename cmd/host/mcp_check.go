@@ -18,6 +18,9 @@ import (
 // else that of the first that is not, in id order.
 func (c *cli) test(args []string) int {
 	fs := newFlagSet("test", c.stderr)
+	probeTool := fs.String("probe", "", "after connecting, call this tool (one server only); without it, the first read-only tool that takes no argument")
+	probeArgs := fs.String("args", "", "the probe's arguments as a JSON object")
+	noProbe := fs.Bool("no-probe", false, "only connect and list tools")
 	pos, code := c.parseFlags(fs, args)
 	if code >= 0 {
 		return code
@@ -33,6 +36,9 @@ func (c *cli) test(args []string) int {
 	if len(entries) == 0 {
 		fmt.Fprintf(c.stdout, "no enabled MCP servers to test (global %s, project %s)\n", c.global, c.project)
 		return exitOK
+	}
+	if (*probeTool != "" || *probeArgs != "") && len(entries) != 1 {
+		return c.failf(exitUsage, "test: --probe and --args need one server")
 	}
 	if len(entries) == 1 {
 		e := entries[0]
@@ -60,6 +66,11 @@ func (c *cli) test(args []string) int {
 		printTest(c.stdout, st, elapsed.Round(time.Millisecond))
 		if c := exitFor(st); c != exitOK && code == exitOK {
 			code = c
+		}
+	}
+	if len(sts) == 1 && sts[0].State == runtime.StateReady && !*noProbe {
+		if p := c.probe(m, sts[0].ID, *probeTool, *probeArgs); code == exitOK {
+			code = p
 		}
 	}
 	return code
