@@ -6,8 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	goruntime "runtime"
+	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/sandbox"
