@@ -73,3 +73,33 @@ func TestSandboxMemoryAndThinkingServers(t *testing.T) {
 		}
 	}
 }
+
+// A server refused by its sandbox says so where the user looks: host mcp
+// test's probe and host mcp call name the refused path and the grant. The
+// memory server under strict (which grants no paths its env names) keeps
+// its graph outside what strict lets it write.
+func TestSandboxRefusalNamedByTestAndCall(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	memory := testenv.NodeBin(t, "mcp-server-memory")
+	s := newSandboxHome(t)
+	graph := filepath.Join(s.project, "memory.jsonl")
+	writeJSONFile(t, s.global, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"memory": map[string]any{"command": memory[0], "args": memory[1:], "env": map[string]string{"MEMORY_FILE_PATH": graph}, "sandbox": "strict"},
+	}}})
+	entities := `{"entities":[{"name":"x","entityType":"t","observations":["o"]}]}`
+	out, code := s.host(t, "mcp", "test", "memory", "--probe", "create_entities", "--args", entities)
+	if code != 1 || !strings.Contains(out, "probe failed: memory/create_entities") || !strings.Contains(out, "the sandbox denied "+graph) || !strings.Contains(out, `grant it with "sandbox": {"filesystem"`) {
+		t.Errorf("mcp test --probe: exit %d, want 1, the refused path and the grant:\n%s", code, out)
+	}
+	out, code = s.host(t, "mcp", "call", "memory", "create_entities", "--args", entities, "--yes")
+	if code != 1 || !strings.Contains(out, "the sandbox denied "+graph) {
+		t.Errorf("mcp call: exit %d, want 1 and the refused path:\n%s", code, out)
+	}
+	// Under the default the same configuration works: its env is a grant.
+	writeJSONFile(t, s.global, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"memory": map[string]any{"command": memory[0], "args": memory[1:], "env": map[string]string{"MEMORY_FILE_PATH": graph}},
+	}}})
+	if out, code := s.host(t, "mcp", "test", "memory", "--probe", "create_entities", "--args", entities); code != 0 || !strings.Contains(out, "probe: memory/create_entities answered") {
+		t.Errorf("default: mcp test --probe: exit %d:\n%s", code, out)
+	}
+}
