@@ -93,9 +93,6 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) (func() 
 				}
 				cmd.Dir = ctx.Cwd
 			}
-			for k, v := range sandbox.LauncherEnv(ctx) {
-				cmd.Env = append(cmd.Env, k+"="+v)
-			}
 		}
 		if cmd.Dir != "" {
 			ctx.Cwd = cmd.Dir
@@ -103,6 +100,11 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) (func() 
 		eff, err := sandbox.Resolve(pol, ctx)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
+		if !pol.Off {
+			for k, v := range sandbox.LauncherEnv(ctx, eff.Network == sandbox.NetworkNone) {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
 		}
 		if err := sv.startProxy(cmd, eff); err != nil {
 			return nil, err

@@ -191,7 +191,10 @@ func exposed(writes []string) []string {
 // which it may only read: a server cannot rewrite code that another
 // server, an unconfined one or the user's own npx runs next. A variable
 // the server's env already sets is left alone. The directories are made.
-func LauncherEnv(ctx Context) map[string]string {
+// offline (a policy without network) tells npm and uv so, so that a
+// launcher that would download fails at once with its own words instead
+// of retrying until the start times out.
+func LauncherEnv(ctx Context, offline bool) map[string]string {
 	if ctx.StateDir == "" {
 		return nil
 	}
@@ -202,6 +205,10 @@ func LauncherEnv(ctx Context) map[string]string {
 		"PIP_CACHE_DIR":         filepath.Join(ctx.StateDir, "cache", "pip"),
 		"DENO_DIR":              filepath.Join(ctx.StateDir, "cache", "deno"),
 		"BUN_INSTALL_CACHE_DIR": filepath.Join(ctx.StateDir, "cache", "bun"),
+	}
+	if offline {
+		env["npm_config_offline"] = "true"
+		env["UV_OFFLINE"] = "1"
 	}
 	if ctx.Home != "" {
 		// Playwright looks for its browsers under XDG_CACHE_HOME.

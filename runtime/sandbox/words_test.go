@@ -58,3 +58,29 @@ func TestWordGrants(t *testing.T) {
 		t.Errorf("strict grants words: %+v", eff)
 	}
 }
+
+// A server's launcher caches go to its private state; offline, npm and uv
+// are told so; the server's own env wins.
+func TestLauncherEnv(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "servers", "x")
+	ctx := Context{Home: t.TempDir(), StateDir: state, Env: map[string]string{"UV_CACHE_DIR": "/mine"}}
+	env := LauncherEnv(ctx, true)
+	if env["npm_config_cache"] != filepath.Join(state, "npm") || env["XDG_CACHE_HOME"] != filepath.Join(state, "cache") {
+		t.Errorf("env %v", env)
+	}
+	if _, set := env["UV_CACHE_DIR"]; set {
+		t.Error("the server's own UV_CACHE_DIR was replaced")
+	}
+	if env["npm_config_offline"] != "true" || env["UV_OFFLINE"] != "1" {
+		t.Errorf("offline: %v", env)
+	}
+	if _, err := os.Stat(filepath.Join(state, "npm")); err != nil {
+		t.Errorf("the private npm cache was not made: %v", err)
+	}
+	if env := LauncherEnv(ctx, false); env["npm_config_offline"] != "" {
+		t.Errorf("online: %v", env)
+	}
+	if LauncherEnv(Context{}, false) != nil {
+		t.Error("no state dir, yet an environment")
+	}
+}
