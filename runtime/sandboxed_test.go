@@ -77,3 +77,26 @@ func TestSandboxStatusOnStart(t *testing.T) {
 		}
 	}
 }
+
+// A project file's server that names a path outside its cwd is not
+// started, so not granted it, before the user approves it; the approval
+// shows the grant its words would give.
+func TestSandboxWordsShownInTheApproval(t *testing.T) {
+	store, err := approval.OpenStore("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	m := runtime.NewManager(runtime.ManagerOptions{Approvals: store, Sandbox: &runtime.SandboxOptions{}})
+	t.Cleanup(func() { m.Close() })
+	e := stdioEntry("proj", nil, data)
+	e.Source, e.DefinedIn, e.Path, e.DefinedPath = config.SourceProject, config.SourceProject, "/repo/.mcp-host/config.json", "/repo/.mcp-host/config.json"
+	m.Apply([]config.ServerEntry{e})
+	st := waitState(t, m, "proj", runtime.StateApprovalRequired, 5*time.Second)
+	if st.Sandbox == nil || st.Sandbox.State != sandbox.StatePending {
+		t.Fatalf("sandbox status %+v", st.Sandbox)
+	}
+	if fields := strings.Join(st.Approval.Fields, "\n"); !strings.Contains(fields, data+" (named in its config)") {
+		t.Errorf("the approval does not show the grant of %s:\n%s", data, fields)
+	}
+}
