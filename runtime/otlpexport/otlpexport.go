@@ -9,7 +9,8 @@
 // spans go to the endpoint through the official OTLP/HTTP exporter
 // (otlptracehttp), which reads the other standard variables itself:
 // headers (OTEL_EXPORTER_OTLP_[TRACES_]HEADERS), timeout, compression
-// (gzip), certificates; the service name is OTEL_SERVICE_NAME. The
+// (gzip), certificates; the resource is OTEL_RESOURCE_ATTRIBUTES and
+// OTEL_SERVICE_NAME, read by the SDK (resource.WithFromEnv). The
 // protocol (OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL) is http/protobuf, the
 // OpenTelemetry default; grpc and http/json are refused with an error
 // naming the variable (the Go SDK has no http/json exporter, and gRPC
@@ -84,7 +85,10 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			if !ok || k == "" {
 				return Config{}, errors.New(name + ": want name=value pairs separated by commas")
 			}
-			if dec, err := url.QueryUnescape(strings.TrimSpace(v)); err == nil {
+			// Percent-encoding, as the specification and the SDK's own
+			// parser read it: a '+' stays a '+' (base64 API keys have them;
+			// query unescaping made them spaces).
+			if dec, err := url.PathUnescape(strings.TrimSpace(v)); err == nil {
 				v = dec
 			}
 			c.Headers[k] = v
@@ -123,11 +127,17 @@ func Setup(c Config) (shutdown func(context.Context) error, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("tracing: OTLP exporter for %s: %w", where, err)
 	}
-	name := c.ServiceName
-	if name == "" {
-		name = "mcp-host"
+	// The SDK reads OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME itself
+	// (resource.WithFromEnv); "mcp-host" is the name when neither gives one.
+	ropts := []resource.Option{resource.WithAttributes(attribute.String("service.name", "mcp-host")), resource.WithFromEnv()}
+	if c.ServiceName != "" {
+		ropts = append(ropts, resource.WithAttributes(attribute.String("service.name", c.ServiceName)))
 	}
-	res := resource.NewSchemaless(attribute.String("service.name", name))
+	res, err := resource.New(context.Background(), ropts...)
+	if err != nil {
+		_ = exp.Shutdown(context.Background())
+		return nil, fmt.Errorf("tracing: OTEL_RESOURCE_ATTRIBUTES or OTEL_SERVICE_NAME: %w", err)
+	}
 	tp := sdktrace.NewTracerProvider(
 		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
 		sdktrace.WithResource(res),

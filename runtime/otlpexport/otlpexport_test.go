@@ -31,6 +31,8 @@ type receiver struct {
 	spans   []*tracepb.Span
 	service []string
 	headers []http.Header
+	// environment is the deployment.environment resource attribute.
+	environment string
 }
 
 func newReceiver(t *testing.T) *receiver {
@@ -63,6 +65,9 @@ func newReceiver(t *testing.T) *receiver {
 				if a.Key == "service.name" {
 					r.service = append(r.service, a.GetValue().GetStringValue())
 				}
+				if a.Key == "deployment.environment" {
+					r.environment = a.GetValue().GetStringValue()
+				}
 			}
 			for _, ss := range rs.ScopeSpans {
 				r.spans = append(r.spans, ss.Spans...)
@@ -94,11 +99,13 @@ func resetGlobal(t *testing.T) {
 // injected into an MCP request's _meta names the innermost span.
 func TestSpansAreExportedAndPropagated(t *testing.T) {
 	resetGlobal(t)
+	// The SDK reads the resource's own variable (resource.WithFromEnv).
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=ci")
 	r := newReceiver(t)
 	cfg, err := FromEnv(func(k string) (string, bool) {
 		v, ok := map[string]string{
 			"OTEL_EXPORTER_OTLP_ENDPOINT":        r.URL,
-			"OTEL_EXPORTER_OTLP_TRACES_HEADERS":  "x-api-key=s3cret%20key",
+			"OTEL_EXPORTER_OTLP_TRACES_HEADERS":  "x-api-key=s3cret%20key+b64==",
 			"OTEL_EXPORTER_OTLP_HEADERS":         "x-api-key=general",
 			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
 			"OTEL_SERVICE_NAME":                  "host-under-test",
@@ -151,7 +158,11 @@ func TestSpansAreExportedAndPropagated(t *testing.T) {
 	if len(r.service) == 0 || r.service[0] != "host-under-test" {
 		t.Errorf("service.name %v", r.service)
 	}
-	if len(r.headers) == 0 || r.headers[0].Get("X-Api-Key") != "s3cret key" {
+	if r.environment != "ci" {
+		t.Errorf("deployment.environment %q, want OTEL_RESOURCE_ATTRIBUTES' ci", r.environment)
+	}
+	// Percent-decoded, a '+' kept (a base64 key's).
+	if len(r.headers) == 0 || r.headers[0].Get("X-Api-Key") != "s3cret key+b64==" {
 		t.Errorf("export headers %v, want the configured x-api-key", r.headers)
 	}
 }
