@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/listcache"
+	"github.com/mcp-host/mcp-host/runtime/registry"
 	"github.com/mcp-host/mcp-host/runtime/sandbox"
 	"github.com/mcp-host/mcp-host/tokenstore"
 )
@@ -30,6 +31,11 @@ func sandboxOptions(global, project string) *runtime.SandboxOptions {
 	}
 	if p, err := listcache.DefaultPath(); err == nil {
 		o.HostPaths = append(o.HostPaths, p)
+	}
+	if d, err := registry.DefaultDataDir(); err == nil {
+		// Installed bundles: a server reads its own (its program's
+		// files), never writes one, whatever its arguments name.
+		o.HostPaths = append(o.HostPaths, d)
 	}
 	if c, err := os.UserCacheDir(); err == nil {
 		o.HostPaths = append(o.HostPaths, filepath.Join(c, "mcp-host"))

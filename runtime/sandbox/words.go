@@ -62,6 +62,9 @@ func wordGrants(ctx Context) (reads, writes []string) {
 		if real, err := filepath.EvalSymlinks(p); err == nil && (real == command || installedCode(real)) {
 			continue // the server's own program: read only (ownFiles)
 		}
+		if slices.ContainsFunc(ctx.HostPaths, func(h string) bool { return h != "" && within(p, filepath.Clean(h)) }) {
+			continue // the host's own state (installed bundles among it): never a word's
+		}
 		fi, err := os.Stat(p)
 		switch {
 		case err == nil && fi.IsDir():

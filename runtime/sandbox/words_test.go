@@ -28,8 +28,15 @@ func TestWordGrants(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx := Context{Home: home, Command: "/usr/bin/node",
-		Args: []string{script, notes, "--db=" + db, "~", "relative/dir", "-c", "exec '" + bin + "' --flag"},
+	bundle := filepath.Join(root, "data", "mcp-host", "bundles", "b", "server.js")
+	if err := os.MkdirAll(filepath.Dir(bundle), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bundle, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{Home: home, Command: "/usr/bin/node", HostPaths: []string{filepath.Join(root, "data", "mcp-host")},
+		Args: []string{script, notes, "--db=" + db, "~", "relative/dir", bundle, "-c", "exec '" + bin + "' --flag"},
 		Env:  map[string]string{"MEMORY_FILE_PATH": filepath.Join(mem, "memory.jsonl"), "TOKEN": "${SECRET}"}}
 	reads, writes := wordGrants(ctx)
 	for _, w := range []string{notes, mem, db, filepath.Dir(db)} {
@@ -42,7 +49,7 @@ func TestWordGrants(t *testing.T) {
 			t.Errorf("%s: reads %v, writes %v; want read only", r, reads, writes)
 		}
 	}
-	for _, no := range []string{script, filepath.Dir(script), filepath.Dir(bin)} {
+	for _, no := range []string{script, filepath.Dir(script), filepath.Dir(bin), bundle, filepath.Dir(bundle)} {
 		if slices.Contains(writes, no) || slices.Contains(reads, no) {
 			t.Errorf("%s granted: reads %v, writes %v", no, reads, writes)
 		}
