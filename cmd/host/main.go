@@ -53,8 +53,9 @@ MCP commands (each takes --help):
                                     --status connects them all at once and shows their states
   get <id> [--json]                 live status and detail
   remove|enable|disable <id> [--scope project|global]
-  test [<id>...]                    connect, handshake, list tools (no id: every enabled server,
-                                    all at once); exit code says the result
+  test [<id>...] [--probe TOOL [--args JSON] | --no-probe]
+                                    connect, handshake, list tools (no id: every enabled server,
+                                    all at once), then probe one server with a real call; exit code says the result
   tools [<id>] [--json]             adapted tools: public name, origin, description
   call <id> <tool> [--args JSON] [--yes]
   import [--from claude-desktop|claude-code|codex|cursor|gemini|vscode|FILE] [--scope project|global] [--replace] [--dry-run]
@@ -65,6 +66,8 @@ MCP commands (each takes --help):
                                     active servers of the registry ($MCP_HOST_REGISTRY, else the
                                     official one), with the age of the cached answer
   update <id> [--yes] [--var K=V]   offer the latest registry version of a server added from one
+  permissions [list] [<id>] [--json] | permissions revoke <id> [<tool>] | --all
+                                    the remembered "always allow" answers, and taking them back
 
 Configuration: global $MCP_HOST_CONFIG (default <user config dir>/mcp-host/config.json),
 project ./.mcp-host/config.json, and MCP_HOST_SERVERS (JSON servers object).
