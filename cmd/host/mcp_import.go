@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -23,7 +27,10 @@ func (c *cli) importServers(args []string) int {
 		return code
 	}
 	imported, path, err := readImport(*from)
-	if err != nil {
+	switch {
+	case errors.Is(err, config.ErrNothingToImport):
+		return c.failf(exitFailure, "%v", err)
+	case err != nil:
 		return c.failf(exitUsage, "%v", err)
 	}
 	dest, err := c.scopePath(*scope)
@@ -156,6 +163,16 @@ func readImport(from string) ([]config.ImportedServer, string, error) {
 		path, format = p, from
 	}
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && format == "file" && !strings.ContainsAny(from, `/\.`) {
+		// A word, not a path: a client's name mistyped (claude).
+		sources := append(slices.Sorted(maps.Keys(config.ImportSources())), "claude-code", "codex", "gemini")
+		slices.Sort(sources)
+		hint := ""
+		if s := closest(from, sources); s != "" {
+			hint = fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		return nil, "", fmt.Errorf("import: no client or file named %q%s; --from takes %s, or a file's path", from, hint, strings.Join(slices.Compact(sources), ", "))
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("import: %w", err)
 	}

@@ -62,11 +62,13 @@ func ReadPeerImport(peer, home, cwd string) ([]ImportedServer, []string, error) 
 	}
 	byName := map[string]ImportedServer{}
 	var read []string
+	found := false
 	for _, f := range files {
 		data, err := os.ReadFile(f.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		found = true
 		if err != nil {
 			return nil, nil, fmt.Errorf("import from %s: %w", peer, err)
 		}
@@ -83,8 +85,11 @@ func ReadPeerImport(peer, home, cwd string) ([]ImportedServer, []string, error) 
 			}
 		}
 	}
+	if !found {
+		return nil, nil, fmt.Errorf("import from %s: %w: none of its files exists (%s)", peer, ErrNothingToImport, describeFiles(files))
+	}
 	if len(read) == 0 {
-		return nil, nil, fmt.Errorf("import from %s: no servers in %s", peer, describeFiles(files))
+		return nil, nil, fmt.Errorf("import from %s: %w: no servers in %s", peer, ErrNothingToImport, describeFiles(files))
 	}
 	out := make([]ImportedServer, 0, len(byName))
 	for _, name := range sortedKeys(byName) {
@@ -92,6 +97,10 @@ func ReadPeerImport(peer, home, cwd string) ([]ImportedServer, []string, error) 
 	}
 	return finishImport(out), read, nil
 }
+
+// ErrNothingToImport is wrapped when a client's files hold no server (or
+// do not exist): the command line was right, there is nothing to take.
+var ErrNothingToImport = errors.New("nothing to import")
 
 func describeFiles(files []ImportFile) string {
 	var paths []string
