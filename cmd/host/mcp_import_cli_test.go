@@ -28,3 +28,19 @@ func TestImportNamesItsSources(t *testing.T) {
 		t.Errorf("--from claude-code without its files: exit %d\n%s", code, out)
 	}
 }
+
+// A registry that cannot be reached is named with the network's words and
+// the ways to name another, not a request URL with masked query values.
+func TestSearchUnreachableRegistry(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	t.Setenv("MCP_HOST_REGISTRY", "http://127.0.0.1:1")
+	var out, errOut bytes.Buffer
+	c := &cli{stdout: &out, stderr: &errOut, global: filepath.Join(dir, "g.json")}
+	code := c.search([]string{"memory"})
+	msg := errOut.String()
+	if code != exitFailure || !strings.Contains(msg, "cannot reach http://127.0.0.1:1 (dial tcp") || !strings.Contains(msg, "--registry URL or $MCP_HOST_REGISTRY") || strings.Contains(msg, "***") {
+		t.Errorf("exit %d:\n%s", code, msg)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -74,6 +75,18 @@ func (c *cli) search(args []string) int {
 	defer cancel()
 	r, err := c.installer(*reg, "", "").Search(ctx, strings.Join(pos, " "), *refresh)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// The network's words, not the request URL's query.
+			where := *reg
+			if where == "" {
+				where = os.Getenv("MCP_HOST_REGISTRY")
+			}
+			if where == "" {
+				where = "the official registry"
+			}
+			return c.failf(exitFailure, "search: cannot reach %s (%v) and no answer of it is cached; name another with --registry URL or $MCP_HOST_REGISTRY", where, ue.Err)
+		}
 		return c.failf(exitFailure, "search: %v", err)
 	}
 	if *asJSON {
