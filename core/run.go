@@ -247,7 +247,7 @@ func (r *runner) runStep(ctx context.Context, step int, calls []ToolCall, outs [
 			denied := *c
 			r.res.DeniedCall = &denied
 			r.res.Status = StatusCompleted
-			r.finishStep(step, calls, outs, fmt.Sprintf("Not run: the user denied call %s, which ended the turn.", c.ID))
+			r.finishStep(step, calls, outs, fmt.Sprintf("Not run, though allowed: the user denied %s in the same step, which ended the turn.", c.Name))
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,6 +48,20 @@ func TestRunPlainDenyEndsTurn(t *testing.T) {
 	}
 	if n := len(toolMessages(res.Messages)); n != 3 {
 		t.Errorf("tool messages = %d, want 3 (transcript stays valid)", n)
+	}
+	// The allowed call that was not made says why, naming the denied tool
+	// (not the call's internal id).
+	notRun := 0
+	for _, m := range toolMessages(res.Messages) {
+		if txt := fmt.Sprint(m); strings.Contains(txt, "Not run") {
+			notRun++
+			if !strings.Contains(txt, "though allowed: the user denied rm in the same step") {
+				t.Errorf("a call not made says %q", txt)
+			}
+		}
+	}
+	if notRun == 0 {
+		t.Error("no call says it was not run")
 	}
 	evs := rec.all()
 	checkEventInvariants(t, evs, core.StatusCompleted)
