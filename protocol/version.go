@@ -19,6 +19,6 @@ func CheckVersion(ui string) *Error {
 		return nil
 	}
 	return NewError(CodeUnsupportedVersion, ErrorData{Method: MethodInitialize, Field: "protocol_version", ProtocolVersion: Version},
-		"initialize: the UI speaks protocol %s, this runtime speaks %s: use a UI (or a client generated from protocol/schema/schema.json) of version %s, or a host of version %s",
+		"initialize: the UI speaks protocol %s, this runtime speaks %s: use a UI (or a client generated from this host's protocol/schema/schema.json) that speaks %s, or a host release that speaks %s",
 		ui, Version, Version, ui)
 }
