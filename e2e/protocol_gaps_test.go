@@ -402,8 +402,8 @@ func TestProtocolLocalToolConfirmNamesItsRun(t *testing.T) {
 }
 
 // TestProtocolToolCallWaitsReady: a tool.call right after initialize, to a
-// server still connecting, is -32003 at once; with wait_ready_ms it waits
-// for the server and runs.
+// server still connecting, waits for it and runs; with a negative
+// wait_ready_ms it is -32003 at once.
 func TestProtocolToolCallWaitsReady(t *testing.T) {
 	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	dir := t.TempDir()
@@ -418,11 +418,11 @@ func TestProtocolToolCallWaitsReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := json.RawMessage(`{"text":"one two"}`)
-	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args}); protocol.DataOf(err).Kind != "not_ready" {
-		t.Errorf("a call while the server connects, without wait_ready_ms: %v; want not ready", err)
+	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args, WaitReadyMS: -1}); protocol.DataOf(err).Kind != "not_ready" {
+		t.Errorf("a call while the server connects, wait_ready_ms -1: %v; want not ready", err)
 	}
-	res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args, WaitReadyMS: 30000})
+	res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "slow", Tool: "word_count", Arguments: args})
 	if err != nil || len(res.Result.Content) == 0 || res.Result.Content[0].Text != "2 words" {
-		t.Fatalf("a call with wait_ready_ms: %v %+v", err, res)
+		t.Fatalf("a call without wait_ready_ms, right after initialize: %v %+v", err, res)
 	}
 }

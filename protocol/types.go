@@ -298,14 +298,19 @@ type ToolCallParams struct {
 	Server    string          `json:"server"`
 	Tool      string          `json:"tool"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// WaitReadyMS, when set, lets a call to a server that is still
-	// connecting wait that long (at most MaxWaitReadyMS) for it to be
-	// ready, instead of failing CodeNotReady at once.
+	// WaitReadyMS is how long a call to a server that is still
+	// connecting waits for it to be ready (at most MaxWaitReadyMS) before
+	// failing CodeNotReady: unset (0) is DefaultWaitReadyMS, a negative
+	// value fails at once.
 	WaitReadyMS int64 `json:"wait_ready_ms,omitempty"`
 }
 
 // MaxWaitReadyMS bounds ToolCallParams.WaitReadyMS: two minutes.
 const MaxWaitReadyMS = 120_000
+
+// DefaultWaitReadyMS is how long tool.call waits for a connecting server
+// when the UI names no wait: one minute, the default connect timeout.
+const DefaultWaitReadyMS = 60_000
 
 // ToolCallResult answers tool.call.
 type ToolCallResult struct {

@@ -1010,7 +1010,7 @@ export interface ToolCallParams {
   arguments?: unknown;
   server: string;
   tool: string;
-  /** WaitReadyMS, when set, lets a call to a server that is still connecting wait that long (at most MaxWaitReadyMS) for it to be ready, instead of failing CodeNotReady at once. */
+  /** WaitReadyMS is how long a call to a server that is still connecting waits for it to be ready (at most MaxWaitReadyMS) before failing CodeNotReady: unset (0) is DefaultWaitReadyMS, a negative value fails at once. */
   wait_ready_ms?: number;
 }
 

@@ -235,9 +235,14 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 			return nil, err
 		}
 	}
-	if st.State == runtime.StateConnecting && p.WaitReadyMS > 0 {
-		// The UI asked to wait for the connection rather than fail.
-		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(p.WaitReadyMS, protocol.MaxWaitReadyMS))*time.Millisecond)
+	wait := p.WaitReadyMS
+	if wait == 0 {
+		// A call right after initialize finds its server connecting:
+		// it waits, as a call to a stopped lazy server does.
+		wait = protocol.DefaultWaitReadyMS
+	}
+	if st.State == runtime.StateConnecting && wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(wait, protocol.MaxWaitReadyMS))*time.Millisecond)
 		sts, _ := s.m.WaitSettled(wctx, p.Server)
 		cancel()
 		if len(sts) == 1 {
