@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -478,34 +476,6 @@ func (s *Session) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elic
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	return s.opts.Elicit(ctx, s.opts.ID, req.Params)
-}
-
-// lastLines returns at most n trailing lines of text, joined by " | ".
-// When a refusal (EACCES, EPERM, "permission denied", "not permitted")
-// lies above them, the last such line leads, followed by "…": a program
-// that prints a stack after its error (node does) would push out the
-// very line that says what the sandbox refused.
-func lastLines(text string, n int) string {
-	lines := strings.Split(text, "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, " | ")
-	}
-	tail := lines[len(lines)-n:]
-	if !slices.ContainsFunc(tail, refusal) {
-		for i := len(lines) - n - 1; i >= 0; i-- {
-			if refusal(lines[i]) {
-				return lines[i] + " | … | " + strings.Join(tail, " | ")
-			}
-		}
-	}
-	return strings.Join(tail, " | ")
-}
-
-// refusal reports a line that says an operation was refused.
-func refusal(line string) bool {
-	l := strings.ToLower(line)
-	return strings.Contains(line, "EACCES") || strings.Contains(line, "EPERM") ||
-		strings.Contains(l, "permission denied") || strings.Contains(l, "not permitted")
 }
 
 func isSessionMissing(err error) bool { return errors.Is(err, mcp.ErrSessionMissing) }
