@@ -110,8 +110,8 @@ func TestConfirmToolSaysWhatChanged(t *testing.T) {
 
 // A stdio server's sandbox reaches the wire as the runtime has it.
 func TestWireCarriesSandbox(t *testing.T) {
-	st := wireStatus(runtime.Status{ID: "s", Sandbox: &sandbox.Status{State: sandbox.StateActive, Detail: "Landlock ABI 7", Summary: "default: reads all but secrets"}})
-	if sb := st.Sandbox; sb == nil || sb.State != "active" || sb.Detail != "Landlock ABI 7" || sb.Summary != "default: reads all but secrets" {
+	st := wireStatus(runtime.Status{ID: "s", Sandbox: &sandbox.Status{State: sandbox.StateActive, Detail: "Landlock ABI 7", Summary: "default: reads system, toolchains, own files", Protections: []string{"files: enforced (Landlock ABI 7: reads and writes by grant)"}}})
+	if sb := st.Sandbox; sb == nil || sb.State != "active" || sb.Detail != "Landlock ABI 7" || sb.Summary != "default: reads system, toolchains, own files" || len(sb.Protections) != 1 {
 		t.Errorf("sandbox on the wire: %+v", st.Sandbox)
 	}
 	if st := wireStatus(runtime.Status{ID: "h"}); st.Sandbox != nil {
