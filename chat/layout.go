@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -173,4 +174,45 @@ func eraseAfterLong(s string, termWidth int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// detailKeyWidth is where the value of a /mcp <id> row starts: "%-18s ".
+const detailKeyWidth = 19
+
+// wrapDetail wraps /mcp <id>'s rows to width cells: a row's value
+// continues under itself (a hanging indent at the key column), other
+// lines keep their own indent; a word wider than the room is broken.
+// Nothing is cut: the sandbox's paths, the last error and the stderr tail
+// are read whole.
+func wrapDetail(s string, width int) string {
+	width = max(width, minWidth)
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if len(l) > detailKeyWidth && l[detailKeyWidth-1] == ' ' && strings.Contains(l[:detailKeyWidth], ":") && width > detailKeyWidth+minWidth {
+			key, val := l[:detailKeyWidth], l[detailKeyWidth:]
+			pad := strings.Repeat(" ", detailKeyWidth)
+			for i, v := range strings.Split(wrapBreak(val, width-detailKeyWidth), "\n") {
+				if i == 0 {
+					out = append(out, key+v)
+				} else {
+					out = append(out, pad+v)
+				}
+			}
+			continue
+		}
+		out = append(out, strings.Split(wrapBreak(l, width), "\n")...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// clipLines keeps at most n lines of s (at least 3), the last one saying
+// how many were left out and where to read them whole: a box taller than
+// the pane would push its own top border off the screen.
+func clipLines(s string, n int, more string) string {
+	lines := strings.Split(s, "\n")
+	n = max(n, 3)
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n-1], "\n") + "\n" + fmt.Sprintf("… %d more lines (%s)", len(lines)-n+1, more)
 }

@@ -55,7 +55,14 @@ func (m *Model) View() string {
 		footer = append(footer, m.mcpTable())
 	}
 	if m.detail != "" {
-		footer = append(footer, styleBox.Render(fit(m.detail, m.width-4)))
+		// Wrapped, not cut; as tall as the pane allows with room for the
+		// status and input lines and the box's borders.
+		room := m.height - 6
+		if m.height == 0 {
+			room = 1 << 20
+		}
+		detail := clipLines(wrapDetail(m.detail, m.width-4), room, "host mcp get shows them all")
+		footer = append(footer, styleBox.Render(fit(detail, m.width-4)))
 	}
 	if m.ask != nil {
 		footer = append(footer, m.askView())
