@@ -84,8 +84,13 @@ type Conn struct {
 	done    chan struct{}
 	err     error
 
-	notes    chan *jsonrpc.Request
-	inflight sync.WaitGroup
+	notes chan *jsonrpc.Request
+	// notesIn counts the notifications read (the reading goroutine's
+	// alone); notesDone those handled: a request waits for the ones read
+	// before it (see noteOrder).
+	notesIn   int64
+	notesDone noteOrder
+	inflight  sync.WaitGroup
 	// running cancels the handlers of requests in progress, by id, for
 	// ui.request.cancelled.
 	running map[string]context.CancelFunc
@@ -107,10 +112,11 @@ func NewConn(r io.Reader, w io.Writer, h Handler, opts ConnOptions) *Conn {
 	}
 	return &Conn{
 		r: r, w: w, handler: h, opts: opts,
-		pending: make(map[int64]chan *jsonrpc.Response),
-		done:    make(chan struct{}),
-		notes:   make(chan *jsonrpc.Request, 256),
-		running: make(map[string]context.CancelFunc),
+		pending:   make(map[int64]chan *jsonrpc.Response),
+		done:      make(chan struct{}),
+		notes:     make(chan *jsonrpc.Request, 256),
+		running:   make(map[string]context.CancelFunc),
+		notesDone: noteOrder{changed: make(chan struct{})},
 	}
 }
 
@@ -131,6 +137,7 @@ func (c *Conn) Run(ctx context.Context) error {
 			if _, err := c.handle(ctx, req.Method, req.Params); err != nil {
 				c.opts.Logger.Debug("notification handler failed", "method", req.Method, "error", err)
 			}
+			c.notesDone.add()
 		}
 	}()
 	err := c.read(ctx)
@@ -237,10 +244,12 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 			}
 			select {
 			case c.notes <- m:
+				c.notesIn++
 			case <-ctx.Done():
 			}
 			return
 		}
+		upTo := c.notesIn
 		if c.opts.Admit != nil {
 			if err := c.opts.Admit(m.Method); err != nil {
 				c.reply(m.ID, nil, err)
@@ -250,6 +259,10 @@ func (c *Conn) dispatch(ctx context.Context, line []byte) {
 		c.inflight.Add(1)
 		handle := func() {
 			defer c.inflight.Done()
+			// The notifications read before this request are handled
+			// first: a UI prints the answer's text and tool calls the
+			// runtime sent before it asks a question, then the question.
+			c.notesDone.wait(ctx, upTo, noteOrderWait)
 			after := &replyHooks{}
 			hctx, cancel := context.WithCancel(ctx)
 			key := fmt.Sprint(m.ID.Raw())
