@@ -109,8 +109,16 @@ func sandboxNotice(id string, cfg config.ServerConfig, so *runtime.SandboxOption
 			lines = append(lines, "sandbox: "+p)
 		}
 	}
+	here, _ := os.Getwd()
 	for _, a := range cfg.Args {
 		if !filepath.IsAbs(a) {
+			// "." or "./data": resolved in the server's own working
+			// directory, not where add ran.
+			if cfg.Cwd == "" && (a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../")) {
+				if abs := filepath.Join(here, a); here != "" {
+					lines = append(lines, fmt.Sprintf("note: %s is relative: the server runs in %s, not here; for this directory write %s (or set --cwd)", a, eff.Cwd, abs))
+				}
+			}
 			continue
 		}
 		if fi, err := os.Stat(a); err != nil || !fi.IsDir() {

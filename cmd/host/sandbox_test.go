@@ -44,6 +44,11 @@ func TestAddSandboxFlags(t *testing.T) {
 	if strings.Contains(out, "not writable: "+data) || !strings.Contains(out, data+" (named in its config)") {
 		t.Errorf("default, named in its arguments:\n%s", out)
 	}
+	// A relative directory is the server's own cwd's, which add says.
+	out, _, _ = add("rel", "--", "fs-server", ".")
+	if !strings.Contains(out, "note: . is relative: the server runs in ") || !strings.Contains(out, "servers/rel/work") {
+		t.Errorf("relative argument:\n%s", out)
+	}
 	for _, bad := range [][]string{
 		{"x1", "--sandbox", "loose", "--", "s"},
 		{"x2", "--sandbox", "false", "--sandbox-read", "/d", "--", "s"},
