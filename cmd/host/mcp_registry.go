@@ -144,6 +144,11 @@ func (c *cli) addFromRegistry(a registryAdd) int {
 		return code
 	}
 	fmt.Fprintf(c.stderr, "%s@%s (%s from %s) will run:\n  %s\n", termsafe.Line(e.Server.Name), termsafe.Line(e.Server.Version), pl.Kind, termsafe.Line(e.Registry), termsafe.Line(registry.CommandLine(pl.Config)))
+	// What its sandbox will grant it, before the user says yes: the
+	// paths its command line names among them.
+	for _, l := range sandboxNotice(a.id, pl.Config, sandboxOptions(c.global, c.project)) {
+		fmt.Fprintln(c.stderr, "  "+termsafe.Line(l))
+	}
 	if code := c.confirmWrite(a.yes, "add "+a.id, path); code >= 0 {
 		return code
 	}
