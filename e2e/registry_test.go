@@ -233,6 +233,30 @@ func TestRegistryInstallRunUpdate(t *testing.T) {
 	}
 	callB("hello from bundle 1.0.0")
 
+	// The unpacked bundle changed behind the host's back (by another
+	// program, or a server with "sandbox": false) does not run: it is
+	// checked against its digest at install before each start.
+	scripts, _ := filepath.Glob(filepath.Join(tmp, "data", "bundles", "*", "*", "server", "index.js"))
+	if len(scripts) == 0 {
+		t.Fatalf("no unpacked script under %s", filepath.Join(tmp, "data", "bundles"))
+	}
+	orig, err := os.ReadFile(scripts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(scripts[0], append(append([]byte{}, orig...), []byte("\n// planted\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := h.run(t, env, "mcp", "call", "b", "greet", "--yes"); code == 0 || !strings.Contains(out+errOut, "changed since it was installed") {
+		t.Errorf("call b with its bundle changed: code %d, want a refusal saying so:\n%s%s", code, out, errOut)
+	}
+	if err := os.WriteFile(scripts[0], orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := h.run(t, env, "mcp", "call", "b", "greet", "--yes"); code != 0 || !strings.Contains(out, "hello from bundle 1.0.0") {
+		t.Errorf("call b with its bundle restored: code %d:\n%s%s", code, out, errOut)
+	}
+
 	// A bundle whose bytes are not what the registry's hash says is
 	// refused, and nothing is written.
 	_, errOut, code = h.run(t, env, "mcp", "add", "t", "--from-registry", "io.github.e2e/tampered", "--var", "GREETING=x", "--yes")

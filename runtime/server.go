@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-host/mcp-host/runtime/approval"
 	"github.com/mcp-host/mcp-host/runtime/auth"
 	"github.com/mcp-host/mcp-host/runtime/config"
+	"github.com/mcp-host/mcp-host/runtime/registry"
 	"github.com/mcp-host/mcp-host/runtime/netproxy"
 	"github.com/mcp-host/mcp-host/runtime/session"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
@@ -380,6 +381,12 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	if e.Check != nil {
 		if b := e.Check(&cfg); b != nil {
 			return nil, b
+		}
+	}
+	if r := cfg.Registry; r != nil && r.BundleSHA256 != "" && cfg.TransportName() == "stdio" {
+		// An installed bundle runs only as it was verified at install.
+		if err := registry.VerifyBundle(r.BundleDir, r.BundleSHA256); err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 	}
 	sv.mu.Lock()

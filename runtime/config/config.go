@@ -114,6 +114,10 @@ type RegistrySource struct {
 	// Package is what was installed: a package type (npm, pypi, oci,
 	// nuget, mcpb) or "remote".
 	Package string `json:"package,omitempty"`
+	// BundleDir and BundleSHA256 are an mcpb bundle's unpacked directory
+	// and its tree digest at install time, checked before each start.
+	BundleDir    string `json:"bundle_dir,omitempty"`
+	BundleSHA256 string `json:"bundle_sha256,omitempty"`
 }
 
 // AutoAllowReadOnly is the one value "auto_allow" takes.

@@ -32,7 +32,9 @@ const (
 
 // Bundle is an unpacked MCPB bundle and how to start its server.
 type Bundle struct {
-	Dir     string            `json:"dir"`
+	Dir string `json:"dir"`
+	// SHA256 is the unpacked tree's digest ([TreeDigest]).
+	SHA256  string            `json:"sha256,omitempty"`
 	Command string            `json:"command"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
@@ -122,8 +124,17 @@ func InstallBundle(ctx context.Context, hc *http.Client, p Package, serverName, 
 			return nil, fmt.Errorf("bundle %s runs %s, which is not on PATH: %w", redact.URL(p.Identifier), b.Command, ErrCannotRun)
 		}
 	}
+	if b.SHA256, err = zipDigest(zr); err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", redact.URL(p.Identifier), err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err == nil {
-		return b, nil // this very bundle (same hash) is unpacked already
+		if VerifyBundle(dir, b.SHA256) == nil {
+			return b, nil // this very bundle is unpacked already, unchanged
+		}
+		// Changed since: unpacked again from the verified archive.
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("bundle %s: removing the changed copy: %w", redact.URL(p.Identifier), err)
+		}
 	}
 	if err := unpack(zr, dir); err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", redact.URL(p.Identifier), err)

@@ -342,6 +342,11 @@ func quote(s string) string {
 // package's.
 func (pl *Plan) UseBundle(b *Bundle) {
 	c := &pl.Config
+	if c.Registry != nil {
+		r := *c.Registry
+		r.BundleDir, r.BundleSHA256 = b.Dir, b.SHA256
+		c.Registry = &r
+	}
 	c.Command = b.Command
 	c.Args = append(append([]string(nil), b.Args...), c.Args...)
 	for k, v := range b.Env {
