@@ -130,7 +130,7 @@ func NewModel(rt protocol.Server, init *protocol.InitializeResult) *Model {
 
 // noModel is what host chat says about prompts without a model: the flags
 // of host chat, the command the person ran.
-const noModel = "No model is configured: prompts will fail. Quit (Ctrl-C) and start host chat --model NAME (OpenAI-compatible) or host chat --script FILE."
+const noModel = "No model is configured: prompts will fail. Quit (/quit, or Ctrl+C twice) and start host chat --model NAME (OpenAI-compatible) or host chat --script FILE."
 
 // Init starts the spinner.
 func (m *Model) Init() tea.Cmd { return tea.Batch(textinput.Blink, m.spin.Tick) }
