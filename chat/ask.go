@@ -21,6 +21,7 @@ func (m *Model) openAsk(a askMsg) {
 	}
 	m.ask = &a
 	m.askStage = ""
+	m.askDraft = m.input.Value()
 	switch {
 	case a.prompt != nil:
 		m.askStage = "prompt"
@@ -76,6 +77,10 @@ func (m *Model) answerKey(k tea.KeyMsg) tea.Cmd {
 		m.cancelAsk("Esc")
 		return nil
 	}
+	if cmd, typed := m.typedDuringAsk(k, c); typed {
+		return cmd
+	}
+	key = strings.TrimPrefix(key, "alt+") // the answers while kept text is there
 	var res *protocol.ConfirmResult
 	if yesNo(c) {
 		what := c.Kind

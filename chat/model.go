@@ -51,6 +51,7 @@ type Model struct {
 	waiting  map[string]string // operations in progress: key -> label
 	ask      *askMsg
 	askStage string // "", "reason", "prompt", "elicit"
+	askDraft string // the input line when the question opened (typedDuringAsk)
 	elicit   *elicitForm
 	quitting bool
 	repeats  map[string]map[string]*repeat // server -> source -> last line (repeat.go)

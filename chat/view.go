@@ -66,6 +66,9 @@ func (m *Model) View() string {
 	}
 	if m.ask != nil {
 		footer = append(footer, m.askView())
+		if n := m.typedNote(); n != "" {
+			footer = append(footer, n)
+		}
 	} else if m.approving != "" {
 		footer = append(footer, m.approvalView())
 	}
