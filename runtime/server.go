@@ -179,6 +179,7 @@ func (sv *server) loop() {
 		park = ""
 		sv.update(func(st *Status) {
 			st.State, st.NextRetryAt, st.Policy = StateConnecting, time.Time{}, nil
+			st.ConnectStartedAt = time.Now()
 			sv.lazy.starts++
 		})
 		s, err := sv.connect()

@@ -77,6 +77,10 @@ type Status struct {
 	FellBackToSSE   bool      `json:"fell_back_to_sse,omitempty"`
 	LastError       string    `json:"last_error,omitempty"`
 	LastConnectedAt time.Time `json:"last_connected_at,omitzero"`
+	// ConnectStartedAt is when the connect attempt that led to this state
+	// began: a ready whose attempt began before a reconnect was asked for
+	// used what the reconnect replaces (the UI server hides it).
+	ConnectStartedAt time.Time `json:"-"`
 	// Attempts counts failed connects since the last success.
 	Attempts int `json:"attempts,omitempty"`
 	// NextRetryAt is when the next connect is due after a failure.

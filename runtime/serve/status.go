@@ -49,7 +49,7 @@ func (s *service) wireStatus(st runtime.Status) protocol.ServerStatus {
 		return out
 	}
 	switch {
-	case st.State == runtime.StateReady && !st.LastConnectedAt.After(asked),
+	case st.State == runtime.StateReady && (!st.LastConnectedAt.After(asked) || !st.ConnectStartedAt.IsZero() && st.ConnectStartedAt.Before(asked)),
 		st.State == runtime.StateConnecting:
 		out.State, out.Status, out.Tools, out.Cached, out.SessionID = protocol.StateConnecting, protocol.StateConnecting, 0, false, ""
 	default:

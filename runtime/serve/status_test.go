@@ -19,7 +19,7 @@ func TestReconnectMask(t *testing.T) {
 	old := asked.Add(-time.Second)
 	newer := asked.Add(time.Millisecond)
 	ready := func(at time.Time, tools int) runtime.Status {
-		return runtime.Status{ID: "x", State: runtime.StateReady, Tools: tools, SessionID: "s1", LastConnectedAt: at}
+		return runtime.Status{ID: "x", State: runtime.StateReady, Tools: tools, SessionID: "s1", LastConnectedAt: at, ConnectStartedAt: at.Add(-time.Microsecond)}
 	}
 	connecting := runtime.Status{ID: "x", State: runtime.StateConnecting, Tools: 15, Cached: true, LastConnectedAt: old}
 	hidden := protocol.ServerStatus{ID: "x", State: "connecting", Status: "connecting", LastConnectedAt: old}
@@ -47,6 +47,11 @@ func TestReconnectMask(t *testing.T) {
 			{connecting, hidden},
 			{ready(asked.Add(-time.Millisecond), 4), hidden},
 			{ready(newer, 4), wireStatus(ready(newer, 4))},
+		}},
+		{"a connect begun before the request, its handshake after it: it used what the request replaces", []step{
+			{connecting, hidden},
+			{runtime.Status{ID: "x", State: runtime.StateReady, Tools: 4, SessionID: "s1", LastConnectedAt: newer, ConnectStartedAt: old}, hidden},
+			{ready(newer.Add(time.Millisecond), 4), wireStatus(ready(newer.Add(time.Millisecond), 4))},
 		}},
 		{"an error ends it", []step{
 			{connecting, hidden},
