@@ -71,7 +71,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	}
 	switch cmd {
 	case "/help":
-		m.addLine(help)
+		m.addLine(wrapHelp(help, m.width))
 	case "/quit", "/exit":
 		return m.quit()
 	case "/new":

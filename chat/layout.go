@@ -185,13 +185,28 @@ const detailKeyWidth = 19
 // Nothing is cut: the sandbox's paths, the last error and the stderr tail
 // are read whole.
 func wrapDetail(s string, width int) string {
+	return wrapHanging(s, width, detailKeyWidth, func(key string) bool { return strings.Contains(key, ":") })
+}
+
+// helpColumn is where /help's descriptions start.
+const helpColumn = 20
+
+// wrapHelp wraps /help's lines to width cells, each description under
+// itself (a hanging indent at its column).
+func wrapHelp(s string, width int) string {
+	return wrapHanging(s, width, helpColumn, func(key string) bool { return strings.HasPrefix(key, "  ") })
+}
+
+// wrapHanging wraps s to width cells; a line whose first col cells are a
+// key (isKey) followed by a space continues its value under itself.
+func wrapHanging(s string, width, col int, isKey func(string) bool) string {
 	width = max(width, minWidth)
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		if len(l) > detailKeyWidth && l[detailKeyWidth-1] == ' ' && strings.Contains(l[:detailKeyWidth], ":") && width > detailKeyWidth+minWidth {
-			key, val := l[:detailKeyWidth], l[detailKeyWidth:]
-			pad := strings.Repeat(" ", detailKeyWidth)
-			for i, v := range strings.Split(wrapBreak(val, width-detailKeyWidth), "\n") {
+		if len(l) > col && l[col-1] == ' ' && isKey(l[:col]) && width > col+minWidth {
+			key, val := l[:col], l[col:]
+			pad := strings.Repeat(" ", col)
+			for i, v := range strings.Split(wrapBreak(val, width-col), "\n") {
 				if i == 0 {
 					out = append(out, key+v)
 				} else {

@@ -58,3 +58,22 @@ func TestDetailWrapsAt60Columns(t *testing.T) {
 		t.Errorf("a box taller than the pane (%d lines), or its top border is gone:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 }
+
+// /help at 100 columns continues each description under itself.
+func TestHelpHangingIndent(t *testing.T) {
+	out := wrapHelp(help, 100)
+	lines := strings.Split(out, "\n")
+	found := false
+	for i, l := range lines {
+		if ansi.StringWidth(l) > 100 {
+			t.Errorf("a line of %d cells: %q", ansi.StringWidth(l), l)
+		}
+		if strings.HasPrefix(l, "  /mcp <id>") && i+1 < len(lines) {
+			next := lines[i+1]
+			found = strings.HasPrefix(next, strings.Repeat(" ", helpColumn)) && !strings.HasPrefix(next, strings.Repeat(" ", helpColumn+1))
+		}
+	}
+	if !found {
+		t.Errorf("/mcp <id>'s description does not continue at column %d:\n%s", helpColumn, out)
+	}
+}
