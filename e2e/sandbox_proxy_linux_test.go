@@ -29,9 +29,13 @@ func TestSandboxNetworkProxy(t *testing.T) {
 }
 
 // loopbackListener accepts and closes connections on 127.0.0.1.
-func loopbackListener(t *testing.T) string {
+func loopbackListener(t *testing.T) string { return acceptAndClose(t, "tcp4", "127.0.0.1:0") }
+
+// acceptAndClose listens on network and address, accepting and closing
+// every connection until the test ends, and returns the address.
+func acceptAndClose(t *testing.T, network, address string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	ln, err := net.Listen(network, address)
 	if err != nil {
 		t.Fatal(err)
 	}

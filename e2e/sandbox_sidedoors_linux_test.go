@@ -5,36 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
-	"golang.org/x/sys/unix"
+	"github.com/mcp-host/mcp-host/internal/ptytest"
 )
-
-// unixSocketListener accepts and closes connections on a pathname UNIX
-// socket: a docker.sock stands in for every service that listens on one.
-func unixSocketListener(t *testing.T, path string) string {
-	t.Helper()
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return path
-}
 
 // startSSHAgent runs a real ssh-agent on a socket of its own.
 func startSSHAgent(t *testing.T, dir string) string {
@@ -95,26 +72,6 @@ func waitForPath(t *testing.T, p string) {
 	t.Fatalf("%s did not appear", p)
 }
 
-// openTerminal opens a pseudo-terminal and returns its /dev/pts path: the
-// user's terminal, as a host run in one has it.
-func openTerminal(t *testing.T) string {
-	t.Helper()
-	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatalf("/dev/ptmx: %v", err)
-	}
-	t.Cleanup(func() { unix.Close(fd) })
-	var unlock int32
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatal(e)
-	}
-	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return "/dev/pts/" + strconv.Itoa(int(n))
-}
-
 // configureWith writes the global config: the probe with the sandbox and
 // the host's variables it passes through.
 func (s *sandboxHome) configureWith(t *testing.T, sandbox string, envVars ...string) {
@@ -150,10 +107,11 @@ func TestSandboxSideDoors(t *testing.T) {
 	s := newSandboxHome(t)
 	sockets := t.TempDir()
 	agent := startSSHAgent(t, sockets)
-	docker := unixSocketListener(t, filepath.Join(sockets, "docker.sock"))
+	docker := acceptAndClose(t, "unix", filepath.Join(sockets, "docker.sock"))
 	bus, busSock := startSecretService(t, filepath.Join(sockets, "session"))
 	s.env = append(s.env, "DBUS_SESSION_BUS_ADDRESS="+bus) // the host's, passed through by env_vars
-	tty := openTerminal(t)
+	_, pts := ptytest.Open(t)                              // the user's terminal, as a host run in one has it
+	tty := pts.Name()
 	h := func(p string) string { return filepath.Join(s.home, filepath.FromSlash(p)) }
 	for path, content := range map[string]string{
 		".config/inventedtool/token.json":            `{"token":"invented"}`,

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
-	"strings"
 
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/sandbox"
@@ -178,17 +177,13 @@ func (sv *server) withSandboxHint(err error) error {
 }
 
 // SandboxHint explains what a server said (a tool's error, its stderr)
-// when its sandbox may be why: the refused path or address with the grant
-// that allows it (sandbox.Hint); "" when the server is not confined or
+// when its sandbox refused it: the refused path or address with the grant
+// that allows it (sandbox.Denied); "" when the server is not confined or
 // said nothing the sandbox refuses.
 func (m *Manager) SandboxHint(id, said string) string {
 	st, err := m.Get(id)
 	if err != nil || st.Sandbox == nil {
 		return ""
 	}
-	h := sandbox.Hint(said, *st.Sandbox)
-	if !strings.HasPrefix(h, "the sandbox denied") {
-		return "" // the generic hint says nothing of this failure
-	}
-	return h
+	return sandbox.Denied(said, *st.Sandbox)
 }

@@ -125,7 +125,7 @@ func sandboxNotice(id string, cfg config.ServerConfig, so *runtime.SandboxOption
 			continue
 		}
 		switch {
-		case !covers(eff.Write, a) && !eff.ReadAll && !covers(eff.Read, a):
+		case !covers(eff.Write, a) && !covers(eff.Read, a):
 			lines = append(lines, fmt.Sprintf("not granted: %s (named in its arguments); to let it read and write there: --sandbox-write %s, read only: --sandbox-read %s", a, a, a))
 		case !covers(eff.Write, a):
 			lines = append(lines, fmt.Sprintf("not writable: %s (named in its arguments); to let it write there: --sandbox-write %s", a, a))

@@ -214,21 +214,7 @@ func TestConfineNetworkProxyPortOnly(t *testing.T) {
 	expect(t, eff, f.cwd, false, "connect", listed)
 	// Another address on the proxy's port: Landlock's rule is by port
 	// alone; the supervisor holds the address too.
-	if other, err := net.Listen("tcp4", "127.0.0.2:"+pport); err == nil {
-		defer other.Close()
-		go func() {
-			for {
-				c, err := other.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
-		expectRefused(t, eff, f.cwd, "connect", "127.0.0.2:"+pport)
-	} else {
-		t.Errorf("listen on 127.0.0.2:%s: %v", pport, err)
-	}
+	expectRefused(t, eff, f.cwd, "connect", serve(t, "tcp4", "127.0.0.2:"+pport))
 }
 
 // Without the sandbox, the probe does all of it: the refusals above are
@@ -370,9 +356,14 @@ func taintedThreads(t *testing.T) []int {
 	return tids
 }
 
-func listen(t *testing.T) string {
+// listen is a TCP listener on 127.0.0.1 that accepts and closes.
+func listen(t *testing.T) string { return serve(t, "tcp4", "127.0.0.1:0") }
+
+// serve listens on network and address, accepting and closing every
+// connection until the test ends, and returns the address.
+func serve(t *testing.T, network, address string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	ln, err := net.Listen(network, address)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,23 @@ func Hint(said string, st Status) string {
 	if st.State != StateActive {
 		return ""
 	}
+	if h := Denied(said, st); h != "" {
+		return h
+	}
+	summary := st.Summary
+	if summary != "" {
+		summary = " (" + strings.TrimSpace(summary) + ")"
+	}
+	return `the server ran in a sandbox` + summary + `; if it needs a path or the network the policy does not grant, add it with "sandbox": {"filesystem": {"read": [...], "write": [...]}, "network": ...}`
+}
+
+// Denied is [Hint] when what the server said names the path or address
+// the sandbox refused (with the grant that allows it), else "": for a
+// tool's failed call, where the generic hint would say nothing of it.
+func Denied(said string, st Status) string {
+	if st.State != StateActive {
+		return ""
+	}
 	for _, re := range deniedPath() {
 		if m := re.FindStringSubmatch(said); m != nil {
 			return fmt.Sprintf(`the sandbox denied %s; if the server needs it, grant it with "sandbox": {"filesystem": {"read": [%q]}} (or "write")`, m[1], m[1])
@@ -51,9 +68,5 @@ func Hint(said string, st Status) string {
 		}
 		return fmt.Sprintf(`the sandbox denied a connection to %s; if the server needs it, grant it with "sandbox": {"network": [%q]}`, addr, addr)
 	}
-	summary := st.Summary
-	if summary != "" {
-		summary = " (" + strings.TrimSpace(summary) + ")"
-	}
-	return `the server ran in a sandbox` + summary + `; if it needs a path or the network the policy does not grant, add it with "sandbox": {"filesystem": {"read": [...], "write": [...]}, "network": ...}`
+	return ""
 }

@@ -51,11 +51,7 @@ func (g *grants) add(path string, write bool, fi os.FileInfo) {
 // directories are not readable (docs/SANDBOX.md).
 func fsRules(eff *Effective) ([]landlock.Rule, error) {
 	g := &grants{}
-	readRoots := slices.Clone(eff.Read)
-	if eff.ReadAll {
-		readRoots = append([]string{"/"}, readRoots...)
-	}
-	for _, r := range readRoots {
+	for _, r := range eff.Read {
 		if err := g.walk(r, false, eff.Deny); err != nil {
 			return nil, err
 		}

@@ -158,7 +158,7 @@ func TestResolveAndSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eff.ReadAll || eff.Network != NetworkNone || contains(eff.Write, ctx.Cwd) {
+	if eff.Network != NetworkNone || contains(eff.Write, ctx.Cwd) {
 		t.Errorf("strict: %+v", eff)
 	}
 	if contains(eff.Deny, filepath.Join(home, ".ssh")) {

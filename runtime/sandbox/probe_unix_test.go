@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // probeMain is a stand-in server: it tries one thing and says "ok" or
@@ -119,26 +121,11 @@ func probeMain(args []string) int {
 		var errno syscall.Errno
 		name := "none"
 		if errors.As(err, &errno) {
-			name = errnoName(errno)
+			name = unix.ErrnoName(errno)
 		}
 		fmt.Printf("denied: %v [errno=%s]\n", err, name)
 		return 1
 	}
 	fmt.Println("ok")
 	return 0
-}
-
-// errnoName is the symbolic name of the errnos the tests look for.
-func errnoName(e syscall.Errno) string {
-	switch e {
-	case syscall.EACCES:
-		return "EACCES"
-	case syscall.EPERM:
-		return "EPERM"
-	case syscall.ENOENT:
-		return "ENOENT"
-	case syscall.ENXIO:
-		return "ENXIO"
-	}
-	return fmt.Sprintf("%d", int(e))
 }

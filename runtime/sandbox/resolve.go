@@ -44,9 +44,6 @@ type Effective struct {
 	Off bool `json:"off,omitempty"`
 	// Base is the policy's base.
 	Base string `json:"base"`
-	// ReadAll makes the whole filesystem readable except Deny. No base
-	// sets it any more (reads are by grant); a grant of "/" does the same.
-	ReadAll bool `json:"read_all,omitempty"`
 	// Deny are the places no read grant reaches unless it names them:
 	// the secret places under home (a second wall behind reads by
 	// grant), the host's own state and the terminals.
@@ -54,7 +51,7 @@ type Effective struct {
 	// Protect are places a broader write grant leaves out (shell
 	// start-up files, autostart); Deny places are left out too.
 	Protect []string `json:"protect,omitempty"`
-	// Read are readable (and executable) paths beyond ReadAll.
+	// Read are the readable (and executable) paths.
 	Read []string `json:"read,omitempty"`
 	// Write are readable and writable paths.
 	Write []string `json:"write,omitempty"`
@@ -161,8 +158,6 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 			eff.Deny = append(eff.Deny, filepath.Clean(h))
 		}
 	}
-	eff.Deny = append(eff.Deny, terminals()...)
-	eff.Deny = append(eff.Deny, privateRuntime...)
 	// A secret place reached through a symlink is denied where it
 	// really is too.
 	for _, d := range slices.Clone(eff.Deny) {
@@ -170,6 +165,10 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 			eff.Deny = append(eff.Deny, real)
 		}
 	}
+	// The system's closed places (about a hundred device nodes), as they
+	// are: no symlink to follow.
+	eff.Deny = append(eff.Deny, terminals()...)
+	eff.Deny = append(eff.Deny, privateRuntime...)
 	// A grant that names a secret place itself opens it; a grant of a
 	// directory above one (say "~") does not, and a grant inside one
 	// opens only what it names.
@@ -279,9 +278,6 @@ func (e *Effective) Summary() string {
 		return "off (\"sandbox\": false): reads, writes, network and sockets unrestricted"
 	}
 	reads := "system, toolchains, own files"
-	if e.ReadAll {
-		reads = "all"
-	}
 	var extra []string
 	for _, p := range e.Read {
 		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) {

@@ -24,9 +24,6 @@ func Profile(eff *Effective) string {
 	}
 	b.WriteString(")\n")
 	b.WriteString("(allow file-read-metadata)\n")
-	if eff.ReadAll {
-		b.WriteString("(allow file-read* (subpath \"/\"))\n")
-	}
 	writeRule(&b, "allow file-read*", eff.Read)
 	writeRule(&b, "allow file-read* file-write*", eff.Write)
 	writeRule(&b, "deny file-read* file-write*", eff.Deny)

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/mcp-host/mcp-host/internal/ptytest"
 )
 
 // expectRefused runs a probe under eff and wants the sandbox's own
@@ -45,23 +44,7 @@ func runUnconfined(t *testing.T, attr *syscall.SysProcAttr, stdin *os.File, args
 // unixListener listens on a pathname UNIX socket outside the server's
 // places (an ssh-agent, the session bus, docker.sock stand in for it).
 func unixListener(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "agent.sock")
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return path
+	return serve(t, "unix", filepath.Join(dir, "agent.sock"))
 }
 
 // A server reaches no UNIX socket it was not granted; a granted one it
@@ -85,12 +68,9 @@ func TestConfineUnixSockets(t *testing.T) {
 	eff := f.resolve(t, Policy{}, f.cwd)
 	expect(t, eff, f.cwd, true, "unix-self", f.tmp)
 	expectRefused(t, eff, f.cwd, "unix-link", f.cwd, sock)
-	abstract, err := net.Listen("unix", "@mcp-host-sandbox-test-"+strconv.Itoa(os.Getpid()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer abstract.Close()
-	expectRefused(t, eff, f.cwd, "unix-abstract", "mcp-host-sandbox-test-"+strconv.Itoa(os.Getpid()))
+	abstract := "mcp-host-sandbox-test-" + strconv.Itoa(os.Getpid())
+	serve(t, "unix", "@"+abstract)
+	expectRefused(t, eff, f.cwd, "unix-abstract", abstract)
 
 	eff = f.resolve(t, Policy{UnixSockets: []string{sock}}, f.cwd)
 	expect(t, eff, f.cwd, true, "unix", sock)
@@ -99,41 +79,12 @@ func TestConfineUnixSockets(t *testing.T) {
 	}
 }
 
-// openPTY opens a pseudo-terminal pair: the controlling side and the
-// terminal a program would have as its tty.
-func openPTY(t *testing.T) (ptm, pts *os.File) {
-	t.Helper()
-	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		if os.Getenv("E2E_REQUIRED") == "1" {
-			t.Fatalf("no pseudo-terminals: %v", err)
-		}
-		t.Skipf("SKIPPED: no pseudo-terminals: %v", err)
-	}
-	ptm = os.NewFile(uintptr(fd), "/dev/ptmx")
-	t.Cleanup(func() { ptm.Close() })
-	var unlock int32
-	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatal(e)
-	}
-	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pts.Close() })
-	return ptm, pts
-}
-
 // A server cannot open a terminal (the user's, by its /dev/pts path, or
 // /dev/tty), and the seccomp filter refuses TIOCSTI even on a terminal
 // that is its controlling one.
 func TestConfineTerminal(t *testing.T) {
 	f := newFixture(t)
-	_, pts := openPTY(t)
+	_, pts := ptytest.Open(t)
 	if out, ok := runUnconfined(t, nil, nil, "tty", pts.Name()); !ok {
 		t.Fatalf("unconfined probe cannot open %s: %s", pts.Name(), out)
 	}

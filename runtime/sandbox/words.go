@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // wordGrants are the paths the server's own words name: each argument
@@ -150,15 +151,17 @@ func toolchains(home string) []string {
 
 // terminals are the terminal devices: a server gets none (it runs in a
 // session of its own without a controlling terminal), so it can neither
-// write past the host's sanitizer nor read what the user types.
-func terminals() []string {
+// write past the host's sanitizer nor read what the user types. Listed
+// once per process: the consoles and serial lines are the system's, and
+// new pseudo-terminals appear inside /dev/pts, which is closed whole.
+var terminals = sync.OnceValue(func() []string {
 	var out []string
 	for _, g := range []string{"/dev/tty", "/dev/tty[0-9]*", "/dev/ttyS*", "/dev/console", "/dev/ptmx", "/dev/pts", "/dev/vcs*", "/dev/ttys*"} {
 		m, _ := filepath.Glob(g)
 		out = append(out, m...)
 	}
 	return out
-}
+})
 
 // codePlaces are the entries of a writable directory that run code later,
 // outside the sandbox: git's hooks and config (the user's next git

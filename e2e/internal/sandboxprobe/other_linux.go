@@ -5,7 +5,6 @@ package main
 import (
 	"errors"
 	"net"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -38,18 +37,8 @@ func dialOther(kind, addr string) error {
 // errnoName is the errno of err by name ("EACCES"), or "none".
 func errnoName(err error) string {
 	var e syscall.Errno
-	if !errors.As(err, &e) {
+	if !errors.As(err, &e) || unix.ErrnoName(e) == "" {
 		return "none"
 	}
-	switch e {
-	case syscall.EACCES:
-		return "EACCES"
-	case syscall.EPERM:
-		return "EPERM"
-	case syscall.ENOENT:
-		return "ENOENT"
-	case syscall.ENXIO:
-		return "ENXIO"
-	}
-	return strconv.Itoa(int(e))
+	return unix.ErrnoName(e)
 }
