@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +199,34 @@ func loopbackUDP(t *testing.T) string {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c.LocalAddr().String()
+}
+
+// The i386 system call ABI (int $0x80, served by x86-64 kernels with IA32
+// emulation) is no side door: a seccomp rule judges one ABI's numbers, so
+// a call through the other would pass every rule (an MPTCP connection
+// under "none", a connect the supervisor never sees). Shown answering
+// unconfined first.
+func TestSandboxForeignSyscallABI(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("SKIPPED: the i386 ABI is x86-64's")
+	}
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	s := newSandboxHome(t)
+	agent := startSSHAgent(t, t.TempDir())
+	s.configure(t, "false")
+	out := s.attack(t, "i386", "getpid")
+	if strings.Contains(out, "[errno=ENOSYS]") {
+		t.Skip("SKIPPED: this kernel serves no i386 system calls (IA32 emulation off), so there is no such door")
+	}
+	if !strings.Contains(out, "ok:") {
+		t.Fatalf("unconfined i386 getpid:\n%s", out)
+	}
+	if out := s.attack(t, "i386", "unix "+agent); !strings.Contains(out, "ok:") {
+		t.Fatalf("unconfined i386 connect to the agent:\n%s", out)
+	}
+	s.configure(t, `"default"`)
+	s.expectErrno(t, "EPERM", "i386", "getpid")
+	s.expectErrno(t, "EPERM", "i386", "unix "+agent)
+	s.configure(t, `{"network":"none"}`)
+	s.expectErrno(t, "EPERM", "i386", "mptcp "+s.listener)
 }

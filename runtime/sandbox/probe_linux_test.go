@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"unsafe"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -118,7 +117,7 @@ func probeThreads(what string, args []string) error {
 func probeFilter(args []string) error {
 	runtime.LockOSThread()
 	tid := unix.Gettid()
-	if err := seccomp.LoadFilter(serverFilter(filterOptions{startTID: tid, noUnix: true})); err != nil {
+	if _, err := loadFilter(serverFilter(filterOptions{startTID: tid, noUnix: true}), false); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
 	call := func(nr, a0, a1, a2 uintptr, more ...uintptr) error {
@@ -149,6 +148,9 @@ func probeFilter(args []string) error {
 	case "socketpair":
 		var fds [2]int32
 		return call(unix.SYS_SOCKETPAIR, unix.AF_UNIX, unix.SOCK_STREAM, 0, uintptr(unsafe.Pointer(&fds)))
+	case "keyctl":
+		// KEYCTL_GET_KEYRING_ID of the user's keyring (KEY_SPEC_USER_KEYRING)
+		return call(unix.SYS_KEYCTL, unix.KEYCTL_GET_KEYRING_ID, uintptr(0xFFFFFFFC), 0)
 	case "io_uring":
 		var params [120]byte
 		return call(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params)), 0)

@@ -60,6 +60,10 @@ type filterOptions struct {
 //     server's own session (it has no controlling terminal);
 //   - io_uring, whose socket and connect operations do not pass through
 //     this filter;
+//   - the kernel's key store (keyctl, add_key, request_key): the user's
+//     and session keyrings hold what other programs keep there
+//     (Kerberos tickets, file system keys), and no rule of Landlock's
+//     reaches them;
 //   - socket(AF_UNIX) unless the policy grants UNIX sockets and
 //     the kernel cannot grant them by path (see [filterOptions]);
 //   - with a restricted network, every socket but TCP's.
@@ -127,7 +131,7 @@ func serverFilter(o filterOptions) seccomp.Filter {
 			DefaultAction: seccomp.ActionAllow,
 			Syscalls: []seccomp.SyscallGroup{{
 				Action:             seccomp.ActionErrno,
-				Names:              []string{"tkill", "io_uring_setup"},
+				Names:              []string{"tkill", "io_uring_setup", "keyctl", "add_key", "request_key"},
 				NamesWithCondtions: groups,
 			}},
 		},

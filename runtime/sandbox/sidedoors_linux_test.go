@@ -111,7 +111,7 @@ func TestConfineTerminal(t *testing.T) {
 // The filter's rules each refuse what they name, also with high bits set
 // above a 32-bit argument, and leave socketpair alone.
 func TestServerFilter(t *testing.T) {
-	for _, what := range []string{"kill-tid", "kill-tid-high", "unix", "unix-high", "io_uring"} {
+	for _, what := range []string{"kill-tid", "kill-tid-high", "unix", "unix-high", "io_uring", "keyctl"} {
 		out, ok := runUnconfined(t, nil, nil, "filter", what)
 		if ok || !strings.Contains(out, "[errno=EPERM]") {
 			t.Errorf("filter %s: want EPERM, got %q", what, out)

@@ -18,6 +18,7 @@
 //	  mptcp ADDR     open an MPTCP connection
 //	  udp ADDR       send a UDP datagram
 //	  exec CMD ARGS  run a command, answer its output
+//	  i386 WHAT ARG  the same through the i386 system call ABI (x86-64)
 //	  child ACTION TARGET   the same attack from a child process
 //
 // A refusal carries its errno ("[errno=EACCES]"), so that a test tells
@@ -112,6 +113,11 @@ func attack(action, target string) string {
 		}
 	case "mptcp", "udp":
 		err = dialOther(action, target)
+	case "i386":
+		// an attack through the i386 system call ABI: "getpid",
+		// "mptcp ADDR", "unix PATH"
+		what, arg, _ := strings.Cut(target, " ")
+		err = viaI386(what, arg)
 	case "exec":
 		fields := strings.Fields(target)
 		out, cerr := exec.Command(fields[0], fields[1:]...).CombinedOutput()
