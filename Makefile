@@ -6,6 +6,7 @@
 
 build:
 	go build -o bin/host ./cmd/host
+	CGO_ENABLED=0 go build -o bin/host-confine ./cmd/host-confine
 
 deps:
 	bash scripts/deps.sh

@@ -134,8 +134,24 @@ func build(t *testing.T, b *hostBuild, name string, flags ...string) string {
 	if b.err != nil {
 		t.Fatalf("go build %s ./cmd/host: %v", strings.Join(flags, " "), b.err)
 	}
+	// The sandbox's helper, beside every host built here (never with
+	// -race, which would make it a cgo binary).
+	helperBuild.once.Do(func() {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(hostDir, "host-confine"), "./cmd/host-confine")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			helperBuild.err = &buildError{err: err, out: string(out)}
+		}
+	})
+	if helperBuild.err != nil {
+		t.Fatalf("go build ./cmd/host-confine: %v", helperBuild.err)
+	}
 	return b.bin
 }
+
+// helperBuild is cmd/host-confine, built once beside the hosts.
+var helperBuild hostBuild
 
 var (
 	hostDirOnce sync.Once

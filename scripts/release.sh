@@ -27,6 +27,8 @@ for platform in $PLATFORMS; do
   echo "release: $name"
   mkdir -p "$dir"
   CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$LDFLAGS" -o "$dir/$exe" ./cmd/host
+  # Linux's sandbox helper, started beside host (docs/SANDBOX.md).
+  [ "$os" = linux ] && CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$dir/host-confine" ./cmd/host-confine
   cp README.md "$dir/"
   if [ "$os" = windows ]; then
     (cd dist && zip -qr "$name.zip" "$name")

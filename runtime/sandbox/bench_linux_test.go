@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -25,6 +26,7 @@ func BenchmarkStartTrue(b *testing.B) {
 	home, _ := os.UserHomeDir()
 	cwd, tmp := b.TempDir(), b.TempDir()
 	run := func(b *testing.B, p *Policy) {
+		b.Helper()
 		for b.Loop() {
 			cmd := exec.Command(truePath)
 			start := cmd.Start
@@ -45,6 +47,24 @@ func BenchmarkStartTrue(b *testing.B) {
 	b.Run("direct", func(b *testing.B) { run(b, nil) })
 	b.Run("default", func(b *testing.B) { run(b, &Policy{}) })
 	b.Run("strict", func(b *testing.B) { run(b, &Policy{Base: BaseStrict}) })
+	// A repository as its cwd: through host-confine, its hooks, config,
+	// .vscode and .envrc bound read-only.
+	helper, err := buildHelper()
+	if err != nil {
+		b.Fatalf("go build ./cmd/host-confine: %v", err)
+	}
+	useHelper(b, helper, "")
+	for _, d := range []string{".git/hooks", ".vscode"} {
+		if err := os.MkdirAll(filepath.Join(cwd, d), 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/config", ".envrc"} {
+		if err := os.WriteFile(filepath.Join(cwd, f), nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("default-repository", func(b *testing.B) { run(b, &Policy{}) })
 }
 
 // BenchmarkLayers times each layer's own work in a sandboxed start under

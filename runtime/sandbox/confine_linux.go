@@ -13,6 +13,8 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/mcp-host/mcp-host/runtime/sandbox/confine"
 )
 
 // configs are go-landlock's presets by ABI version.
@@ -59,6 +61,11 @@ func startConfined(cmd *exec.Cmd, eff *Effective, abi int) error {
 	defer unix.Close(fd)
 	if err := protectHost(); err != nil {
 		return err
+	}
+	if helper, _ := codeLayer(eff); helper != "" {
+		if plan := mountPlan(eff); len(plan.ReadOnly) > 0 {
+			return startInNamespace(cmd, eff, helper, fd, flags, plan)
+		}
 	}
 	opts := filterOptions{supervised: true, onlyTCP: eff.Network != NetworkAll}
 	listener := -1
@@ -114,27 +121,17 @@ func onThreadThatEnds(fn func() error) error {
 	return <-done
 }
 
-// restrictThread confines the calling (locked) thread: no new privileges,
-// the Landlock ruleset fd, no capabilities, and the seccomp filter with
-// the supervisor's listener, whose descriptor it returns (-1 when the
-// kernel has none: then the filter refuses UNIX sockets outright). Every
-// one of these is per thread.
+// restrictThread confines the calling (locked) thread with the ruleset
+// fd and the seccomp filter ([confine.Restrict]), and returns the
+// supervisor's listener. Every kernel with Landlock (5.13) has seccomp
+// user notification with ADDFD (5.9), so there is no start without the
+// supervisor.
 func restrictThread(fd int, flags uint32, opts filterOptions) (int, error) {
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return -1, fmt.Errorf("sandbox: prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	prog, err := assembleFilter(serverFilter(opts))
+	if err != nil {
+		return -1, err
 	}
-	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
-		return -1, fmt.Errorf("sandbox: landlock_restrict_self: %w", err)
-	}
-	dropCapabilities()
-	listener, err := loadFilter(serverFilter(opts), opts.supervised)
-	if err == nil || !opts.supervised {
-		return listener, err
-	}
-	// A kernel without user notification (before 5.0): no supervisor,
-	// no UNIX socket, and a host list held by port.
-	opts.supervised, opts.noUnix = false, true
-	return loadFilter(serverFilter(opts), false)
+	return confine.Restrict(fd, flags, prog, opts.supervised)
 }
 
 // execError says which path the sandbox refused, with the grant to fix it.
@@ -167,20 +164,6 @@ func netRules(eff *Effective) []landlock.Rule {
 		}
 	}
 	return rules
-}
-
-// dropCapabilities empties the bounding set, so that the server (which a
-// host run as root would start with every capability) gets none at exec:
-// measured on Linux 6.18, a root server kept the capabilities to read
-// /proc/<host pid>/environ (the host's API keys) past Landlock's ptrace
-// rule, which holds for a server without them. Not root, there is nothing
-// to drop and the kernel refuses the drop (ignored).
-func dropCapabilities() {
-	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
-			return
-		}
-	}
 }
 
 // protectHost makes the host process not dumpable, once, before its first

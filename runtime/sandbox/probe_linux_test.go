@@ -20,6 +20,9 @@ import (
 // "pidfd-thread" a pidfd for its own thread.
 func probeLinux(what string, args []string) error {
 	switch what {
+	case "umount":
+		// take a read-only bind away
+		return unix.Unmount(args[0], unix.MNT_DETACH)
 	case "tty":
 		// open a terminal for writing (args[0], /dev/tty when none)
 		path := "/dev/tty"

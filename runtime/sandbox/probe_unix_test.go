@@ -30,6 +30,12 @@ func probeMain(args []string) int {
 		_, err = os.ReadDir(args[1])
 	case "write":
 		err = os.WriteFile(args[1], []byte("probe\n"), 0o600)
+	case "rename":
+		err = os.Rename(args[1], args[2])
+	case "remove":
+		err = os.Remove(args[1])
+	case "mkdir":
+		err = os.Mkdir(args[1], 0o700)
 	case "connect":
 		var c net.Conn
 		c, err = net.Dial("tcp", args[1])
@@ -109,7 +115,7 @@ func probeMain(args []string) int {
 		if err == nil {
 			c.Close()
 		}
-	case "tkill-self", "tgkill-host", "pidfd-thread", "tty", "tiocsti", "mptcp", "sctp", "raw", "tcp6-socket", "filter":
+	case "umount", "tkill-self", "tgkill-host", "pidfd-thread", "tty", "tiocsti", "mptcp", "sctp", "raw", "tcp6-socket", "filter":
 		err = probeLinux(args[0], args[1:])
 	default:
 		fmt.Println("unknown probe", args[0])

@@ -29,6 +29,11 @@ type osLayers struct {
 	// supervisor: the host judges and performs each connect (seccomp
 	// user notification; see supervise_linux.go).
 	supervisor bool
+	// codeHelper: the files that run code later are bound read-only in a
+	// mount namespace of the server's own (mountns_linux.go); codeReason
+	// says why not when a server has some and they are not.
+	codeHelper bool
+	codeReason string
 }
 
 // Protections says, one line each, which protection this machine
@@ -36,7 +41,10 @@ type osLayers struct {
 // terminal, the network, signals, and the files that run code later in
 // its writable places. A layer that is off is never called enforced.
 func Protections(eff *Effective) []string {
-	return protections(eff, layers())
+	l := layers()
+	helper, reason := codeLayer(eff)
+	l.codeHelper, l.codeReason = helper != "", reason
+	return protections(eff, l)
 }
 
 func protections(eff *Effective, l osLayers) []string {
@@ -104,15 +112,43 @@ func protections(eff *Effective, l osLayers) []string {
 	} else {
 		out = append(out, line(ProtectSignals, true, "only its own processes"))
 	}
-	if len(eff.Exposed) > 0 {
-		var names []string
-		for _, x := range eff.Exposed {
-			names = append(names, eff.shortHome(x))
+	out = append(out, codeLines(eff, l)...)
+	return out
+}
+
+// codeLines say which files that run code later, inside the server's
+// writable places, are kept read-only and which are not.
+func codeLines(eff *Effective, l osLayers) []string {
+	partial := ""
+	if eff.ExposedPartial {
+		partial = fmt.Sprintf(" (looked at its writable places' first %d directories only)", exposedDirs)
+	}
+	if len(eff.Exposed) == 0 {
+		return []string{ProtectCode + ": none in its writable places" + partial}
+	}
+	var bound, open []string
+	for _, x := range eff.Exposed {
+		if l.codeHelper && !isLink(x) {
+			bound = append(bound, eff.shortHome(x))
+		} else {
+			open = append(open, eff.shortHome(x))
 		}
-		out = append(out, ProtectCode+": not protected inside its writable places: "+strings.Join(names, ", ")+
-			" (a writable directory's whole tree is writable; give the server a narrower grant)")
-	} else {
-		out = append(out, ProtectCode+": none in its writable places")
+	}
+	var out []string
+	if len(bound) > 0 {
+		out = append(out, ProtectCode+": enforced (read-only in a mount namespace of its own: "+strings.Join(bound, ", ")+
+			"; a new .git or .vscode it makes in a writable place is not prevented)"+partial)
+	}
+	if len(open) > 0 {
+		why := "a writable directory's whole tree is writable"
+		switch {
+		case l.codeHelper:
+			why = "a symbolic link cannot be bound read-only"
+		case l.codeReason != "":
+			why = l.codeReason
+		}
+		out = append(out, ProtectCode+": not protected inside its writable places: "+strings.Join(open, ", ")+
+			" ("+why+"; give the server a narrower grant)")
 	}
 	return out
 }

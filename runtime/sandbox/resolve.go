@@ -86,6 +86,9 @@ type Effective struct {
 	// the sandbox (.git/hooks, .vscode, ...), which Landlock cannot keep
 	// read-only inside a writable directory: the status names them.
 	Exposed []string `json:"exposed,omitempty"`
+	// ExposedPartial says the search for them stopped before the end of
+	// the writable places (see [exposed]).
+	ExposedPartial bool `json:"exposed_partial,omitempty"`
 }
 
 // Resolve turns a policy into the effective one for ctx: the base's
@@ -184,7 +187,7 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 	eff.Read = dedupe(eff.Read)
 	eff.Write = dedupe(eff.Write)
 	eff.UnixSockets = dedupe(eff.UnixSockets)
-	eff.Exposed = exposed(eff.Write)
+	eff.Exposed, eff.ExposedPartial = exposed(eff.Write, []string{eff.TempDir, eff.StateDir})
 	return eff, nil
 }
 

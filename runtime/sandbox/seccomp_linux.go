@@ -29,12 +29,13 @@ const (
 // filterOptions say which doors of a policy the seccomp filter closes.
 type filterOptions struct {
 	// startTID is the thread that starts the server: for the microseconds
-	// before it ends, it shares the server's Landlock domain.
+	// before it ends, it shares the server's Landlock domain. 0 when the
+	// helper confines the server (no thread of the host is confined).
 	startTID int
 	// noUnix refuses socket(AF_UNIX): the server connects to no UNIX
 	// socket, pathname or abstract (socketpair stays: node, Python and
-	// Chromium make their own pipes with it). Used when the kernel has
-	// no supervisor for the host (see supervise_linux.go).
+	// Chromium make their own pipes with it). Only the tests of the
+	// filter alone use it: every start has the supervisor.
 	noUnix bool
 	// supervised sends every connect(2) to the host's supervisor, which
 	// judges and performs it; datagram UNIX sockets, which reach a path
@@ -90,8 +91,10 @@ func serverFilter(o filterOptions) seccomp.Filter {
 	}
 	add("tgkill", eq(0, host))
 	add("rt_tgsigqueueinfo", eq(0, host))
-	add("kill", eq(0, tid))
-	add("rt_sigqueueinfo", eq(0, tid))
+	if tid != 0 { // 0 would be kill(0, sig), its own process group
+		add("kill", eq(0, tid))
+		add("rt_sigqueueinfo", eq(0, tid))
+	}
 	add("pidfd_open", seccomp.Condition{Argument: 1, Operation: seccomp.BitsSet, Value: pidfdThread})
 	add("ioctl", eq(1, ioctlTIOCSTI))
 	add("ioctl", eq(1, ioctlTIOCLINUX))

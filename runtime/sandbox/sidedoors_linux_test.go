@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,10 +20,18 @@ import (
 // refusal: EACCES (Landlock) or EPERM (seccomp), not any error.
 func expectRefused(t *testing.T, eff *Effective, cwd string, args ...string) {
 	t.Helper()
+	expectErrno(t, eff, cwd, []string{"EACCES", "EPERM"}, args...)
+}
+
+// expectErrno runs a probe under eff and wants it refused with one of
+// errnos.
+func expectErrno(t *testing.T, eff *Effective, cwd string, errnos []string, args ...string) {
+	t.Helper()
 	out, ok := probe(t, eff, cwd, args...)
-	if ok || !(strings.Contains(out, "[errno=EACCES]") || strings.Contains(out, "[errno=EPERM]")) {
-		t.Errorf("%v: want the sandbox's refusal (EACCES or EPERM), got %q", args, out)
+	if !ok && slices.ContainsFunc(errnos, func(e string) bool { return strings.Contains(out, "[errno="+e+"]") }) {
+		return
 	}
+	t.Errorf("%v: want the sandbox's refusal (%s), got %q", args, strings.Join(errnos, " or "), out)
 }
 
 // runUnconfined runs the probe with no sandbox and returns its output

@@ -19,6 +19,8 @@ import (
 	"github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/mcp-host/mcp-host/runtime/sandbox/confine"
 )
 
 // The supervisor: every connect(2) of a confined server stops in the
@@ -73,13 +75,23 @@ type seccompNotifAddfd struct {
 // loadFilter loads f on the calling thread, with a notification listener
 // when notify (the returned descriptor, close-on-exec), else -1.
 func loadFilter(f seccomp.Filter, notify bool) (int, error) {
+	prog, err := assembleFilter(f)
+	if err != nil {
+		return -1, err
+	}
+	return confine.InstallFilter(prog, notify)
+}
+
+// assembleFilter turns f into the seccomp program to load, behind a check
+// that lets only the native system call ABI through.
+func assembleFilter(f seccomp.Filter) ([]confine.Instruction, error) {
 	insts, err := f.Policy.Assemble()
 	if err != nil {
-		return -1, fmt.Errorf("sandbox: assembling the seccomp filter: %w", err)
+		return nil, fmt.Errorf("sandbox: assembling the seccomp filter: %w", err)
 	}
 	native, err := arch.GetInfo("")
 	if err != nil {
-		return -1, fmt.Errorf("sandbox: the seccomp filter: %w", err)
+		return nil, fmt.Errorf("sandbox: the seccomp filter: %w", err)
 	}
 	// Only the native system call ABI: go-seccomp-bpf lets a call of
 	// another ABI through whole (its numbers are not the ones its rules
@@ -94,25 +106,13 @@ func loadFilter(f seccomp.Filter, notify bool) (int, error) {
 	}, insts...)
 	raw, err := bpf.Assemble(insts)
 	if err != nil {
-		return -1, fmt.Errorf("sandbox: assembling the seccomp filter: %w", err)
+		return nil, fmt.Errorf("sandbox: assembling the seccomp filter: %w", err)
 	}
-	prog := make([]unix.SockFilter, len(raw))
+	prog := make([]confine.Instruction, len(raw))
 	for i, r := range raw {
-		prog[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+		prog[i] = confine.Instruction{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	flags := uintptr(0)
-	if notify {
-		flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
-	}
-	fd, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
-	if e != 0 {
-		return -1, fmt.Errorf("sandbox: loading the seccomp filter: %w", e)
-	}
-	if !notify {
-		return -1, nil
-	}
-	return int(fd), nil
+	return prog, nil
 }
 
 // supervisor judges one server's connects.

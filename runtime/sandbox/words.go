@@ -173,23 +173,119 @@ var codePlaces = []string{
 }
 
 // exposed lists the code places that exist inside the writable
-// directories: Landlock cannot keep them read-only there (a right to
+// directories, down to [exposedDepth] levels (a grant of ~/Developer
+// holds its repositories one level down), with a repository's hooks
+// directory named by core.hooksPath (husky's .husky/_) when it lies in a
+// writable place, and the hooks and config of its submodules (kept in
+// .git/modules). Landlock cannot keep them read-only there (a right to
 // create files in a directory reaches every directory below it), so the
-// status names them instead of implying they are protected.
-func exposed(writes []string) []string {
-	var out []string
+// helper binds them read-only in a mount namespace of the server's own
+// where it can (mountns_linux.go), and the status names them. A write
+// grant that names one (".../.git/config") leaves it writable. skip are
+// places looked at only at their top (the server's own temp and state).
+// partial says the walk stopped at [exposedDirs] directories.
+func exposed(writes, skip []string) (out []string, partial bool) {
+	add := func(p string) {
+		// A grant that names the place (or a path inside it) opens it.
+		named := slices.ContainsFunc(writes, func(w string) bool { return within(w, p) })
+		if !named && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	inWritable := func(p string) bool { return slices.ContainsFunc(writes, func(d string) bool { return within(p, d) }) }
+	visited := 0
+	var look func(dir string, depth int)
+	look = func(dir string, depth int) {
+		visited++
+		repo := false
+		if st, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			repo = true
+			if st.Mode().IsRegular() {
+				add(filepath.Join(dir, ".git")) // "gitdir: <path>": a worktree's or submodule's pointer
+			}
+		}
+		for _, c := range codePlaces {
+			if p := filepath.Join(dir, filepath.FromSlash(c)); exists(p) || isLink(p) {
+				add(p)
+			}
+		}
+		if h := hooksPath(dir); h != "" && exists(h) && inWritable(h) {
+			add(h)
+		}
+		if repo {
+			for _, pattern := range []string{".git/modules/*/hooks", ".git/modules/*/config"} {
+				m, _ := filepath.Glob(filepath.Join(dir, pattern))
+				for _, p := range m {
+					add(p)
+				}
+			}
+		}
+		if repo || depth >= exposedDepth || slices.Contains(skip, dir) {
+			return // a repository's own tree holds no other (submodules point into .git/modules)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == "node_modules" {
+				continue
+			}
+			if visited >= exposedDirs {
+				partial = true
+				return
+			}
+			look(filepath.Join(dir, e.Name()), depth+1)
+		}
+	}
 	for _, w := range writes {
 		if strings.HasPrefix(w, "/dev/") {
 			continue
 		}
-		for _, c := range codePlaces {
-			p := filepath.Join(w, filepath.FromSlash(c))
-			if _, err := os.Lstat(p); err == nil {
-				out = append(out, p)
-			}
+		look(w, 0)
+	}
+	return out, partial
+}
+
+// How far [exposed] looks: three levels (~/src/github.com/org/repo is
+// four, so a grant of ~/src/github.com reaches it) and at most 500
+// directories, a few milliseconds.
+const (
+	exposedDepth = 3
+	exposedDirs  = 500
+)
+
+// hooksPath is core.hooksPath of the repository at w, absolute, or "".
+// Git's config syntax is read only as far as this one key needs: the
+// [core] section (case-insensitive) and "hooksPath = value", a value
+// relative to the working tree; no library of ours reads git config.
+func hooksPath(w string) string {
+	b, err := os.ReadFile(filepath.Join(w, ".git", "config"))
+	if err != nil {
+		return ""
+	}
+	inCore, value := false, ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			inCore = strings.EqualFold(strings.TrimSpace(strings.Trim(line, "[]")), "core")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			value = strings.Trim(strings.TrimSpace(v), "\"")
 		}
 	}
-	return out
+	switch {
+	case value == "":
+		return ""
+	case strings.HasPrefix(value, "~/"):
+		home, _ := os.UserHomeDir()
+		return filepath.Join(home, value[2:])
+	case filepath.IsAbs(value):
+		return filepath.Clean(value)
+	}
+	return filepath.Join(w, value)
 }
 
 // LauncherEnv is the environment that sends a server's launcher caches to
@@ -236,3 +332,9 @@ func LauncherEnv(ctx Context, offline bool) map[string]string {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// isLink says whether p is a symbolic link.
+func isLink(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.Mode()&os.ModeSymlink != 0
+}
