@@ -71,8 +71,11 @@ type ErrorData struct {
 	AppID string `json:"app_id,omitempty"`
 	URI   string `json:"uri,omitempty"`
 	// ProtocolVersion is the runtime's protocol version, for
-	// unsupported_version.
+	// unsupported_version: the newest it speaks.
 	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// SupportedVersions, for unsupported_version, are all the versions
+	// the runtime speaks, newest first ([Versions]).
+	SupportedVersions []string `json:"supported_versions,omitempty"`
 }
 
 // NewError returns an *Error with code, a message for people and data

@@ -97,7 +97,7 @@ func ServerHandler(s Server) Handler {
 	addPrimitiveMethods(t, s)
 	addPermissionMethods(t, s)
 	addConversationMethods(t, s)
-	return t.handler()
+	return withDialects(t.handler(), s)
 }
 
 // serverCaller implements Server by sending requests over a Conn.

@@ -120,5 +120,5 @@ var Errors = []ErrorSpec{
 	{CodeShuttingDown, KindShuttingDown, "The runtime is shutting down."},
 	{CodeCancelled, KindCancelled, "The request was cancelled (its run, the login, or the UI withdrew it)."},
 	{CodeUnknownApp, KindUnknownApp, "No app instance with that id."},
-	{CodeUnsupportedVersion, KindUnsupportedVersion, "initialize named a protocol version other than the runtime's; data.protocol_version is the runtime's."},
+	{CodeUnsupportedVersion, KindUnsupportedVersion, "initialize named only protocol versions outside the runtime's window; data.protocol_version is the newest it speaks, data.supported_versions all of them."},
 }

@@ -18,7 +18,7 @@ import (
 func strict[P, R any](name string, fn func(context.Context, *P) (*R, error)) func(context.Context, json.RawMessage) (any, error) {
 	loose := method(name, fn)
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
-		if len(raw) > 0 && string(raw) != "null" {
+		if len(raw) > 0 && string(raw) != "null" && !dialectOf(ctx).LooseParams {
 			if err := unknownField(name, raw, new(P)); err != nil {
 				return nil, err
 			}

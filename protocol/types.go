@@ -51,14 +51,18 @@ type RuntimeCapabilities struct {
 // InitializeParams open the session. It must be the first request.
 type InitializeParams struct {
 	// ProtocolVersion is the version the UI speaks.
-	ProtocolVersion string         `json:"protocol_version"`
-	ClientInfo      Implementation `json:"client_info"`
-	Capabilities    UICapabilities `json:"capabilities"`
+	ProtocolVersion string `json:"protocol_version"`
+	// ProtocolVersions, when set, are all the versions the UI speaks: the
+	// runtime answers with the newest it speaks too ([Negotiate]).
+	ProtocolVersions []string       `json:"protocol_versions,omitempty"`
+	ClientInfo       Implementation `json:"client_info"`
+	Capabilities     UICapabilities `json:"capabilities"`
 }
 
 // InitializeResult answers initialize.
 type InitializeResult struct {
-	// ProtocolVersion is the version the runtime speaks ([Version]).
+	// ProtocolVersion is the version of this session, chosen by
+	// [Negotiate]: the runtime serves the UI that version exactly.
 	ProtocolVersion string              `json:"protocol_version"`
 	ServerInfo      Implementation      `json:"server_info"`
 	Capabilities    RuntimeCapabilities `json:"capabilities"`

@@ -36,7 +36,7 @@ export declare const ERROR_CODES: {
   readonly cancelled: -32008;
   /** No app instance with that id. */
   readonly unknown_app: -32009;
-  /** initialize named a protocol version other than the runtime's; data.protocol_version is the runtime's. */
+  /** initialize named only protocol versions outside the runtime's window; data.protocol_version is the newest it speaks, data.supported_versions all of them. */
   readonly unsupported_version: -32010;
 };
 export declare const UI_HANDLERS: { readonly [method: string]: keyof UIHandlers };
@@ -409,7 +409,7 @@ export interface ErrorData {
   kind: string;
   /** Method is the request's method. */
   method?: string;
-  /** ProtocolVersion is the runtime's protocol version, for unsupported_version. */
+  /** ProtocolVersion is the runtime's protocol version, for unsupported_version: the newest it speaks. */
   protocol_version?: string;
   /** RunID is the run the error is about. */
   run_id?: string;
@@ -419,6 +419,8 @@ export interface ErrorData {
   state?: string;
   /** Status is State under its new name; state goes away at the next protocol version. */
   status?: string;
+  /** SupportedVersions, for unsupported_version, are all the versions the runtime speaks, newest first ([Versions]). */
+  supported_versions?: null | string[];
   /** Tool is the tool the error is about. */
   tool?: string;
   uri?: string;
@@ -443,6 +445,8 @@ export interface InitializeParams {
   client_info: Implementation;
   /** ProtocolVersion is the version the UI speaks. */
   protocol_version: string;
+  /** ProtocolVersions, when set, are all the versions the UI speaks: the runtime answers with the newest it speaks too ([Negotiate]). */
+  protocol_versions?: null | string[];
 }
 
 /** InitializeResult answers initialize. */
@@ -452,7 +456,7 @@ export interface InitializeResult {
   config_files?: null | string[];
   /** Problems lists configuration problems (each names file, server and field), also for servers that therefore did not start. */
   problems?: null | string[];
-  /** ProtocolVersion is the version the runtime speaks ([Version]). */
+  /** ProtocolVersion is the version of this session, chosen by [Negotiate]: the runtime serves the UI that version exactly. */
   protocol_version: string;
   server_info: Implementation;
   /** Servers is the status of every configured server at the time of the answer; mcp.status notifications follow every change. */

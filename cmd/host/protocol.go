@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/protocol/schema"
 )
 
@@ -72,6 +75,11 @@ func generateProtocol(root string) error {
 		if err := os.WriteFile(full, data, 0o644); err != nil {
 			return err
 		}
+	}
+	// A new version's schema is kept as released, once (see schema.Breaking).
+	kept := filepath.Join(root, filepath.FromSlash(schema.KeptPath(protocol.Version)))
+	if _, err := os.Stat(kept); errors.Is(err, fs.ErrNotExist) {
+		return os.WriteFile(kept, doc, 0o644)
 	}
 	return nil
 }

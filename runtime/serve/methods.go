@@ -27,8 +27,9 @@ var _ protocol.Server = (*service)(nil)
 // rules, allow rules, trusted servers and remembered answers decide; what
 // would need a confirm is denied).
 func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	if err := protocol.CheckVersion(p.ProtocolVersion); err != nil {
-		return nil, err
+	version, verr := protocol.Negotiate(p)
+	if verr != nil {
+		return nil, verr
 	}
 	s.mu.Lock()
 	if s.initialized {
@@ -66,7 +67,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	s.mu.Lock()
 	s.gate, s.agent, s.initialized = gate, agent, true
 	res := &protocol.InitializeResult{
-		ProtocolVersion: protocol.Version,
+		ProtocolVersion: version,
 		ServerInfo:      protocol.Implementation{Name: "mcp-host", Version: s.opts.Version},
 		Capabilities: protocol.RuntimeCapabilities{
 			Runs: s.opts.Provider != nil, Model: s.opts.ModelName, Login: true, Apps: true, Primitives: true,
@@ -87,6 +88,12 @@ func (s *service) localTools(ctx context.Context) []core.Tool {
 		return nil
 	}
 	return s.opts.Local(ctx, s.m)
+}
+
+// NoteDeprecated warns, once per session, that the UI used an alias the
+// version after its own drops (protocol.Deprecations).
+func (s *service) NoteDeprecated(_ context.Context, d protocol.Deprecation) {
+	s.logUI("warn", "", fmt.Sprintf("the UI names %q by its old name %q (%s): %s drops it; send %q", d.New, d.Old, d.Where, d.Dropped, d.New))
 }
 
 func (s *service) logUI(level, server, msg string) {

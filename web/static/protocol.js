@@ -86,7 +86,7 @@ export const UI_HANDLERS = Object.freeze({
 
 /** The top-level fields of each request's params, and the required ones. */
 export const PARAMS = Object.freeze({
-  "initialize": { fields: ["capabilities", "client_info", "protocol_version"], required: ["protocol_version", "client_info", "capabilities"] },
+  "initialize": { fields: ["capabilities", "client_info", "protocol_version", "protocol_versions"], required: ["protocol_version", "client_info", "capabilities"] },
   "mcp.list": { fields: [], required: [] },
   "mcp.get": { fields: ["id", "server"], required: [] },
   "mcp.reconnect": { fields: ["id", "server"], required: [] },
