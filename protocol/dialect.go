@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -88,11 +89,16 @@ func usesOldID(m string, params json.RawMessage) bool {
 // version answered.
 func (d Dialect) translate(err error) error {
 	e, ok := err.(*Error)
-	if !ok || !d.MissingParamsUnknownServer || e.Code != CodeInvalidParams {
+	if !ok || e.Code != CodeInvalidParams || !slices.Contains(oldIDMethods, DataOf(e).Method) || DataOf(e).Field != "server" {
 		return err
 	}
-	if data := DataOf(e); data.Field == "server" && data.Kind == kinds[CodeInvalidParams] {
+	data := DataOf(e)
+	switch {
+	case d.MissingParamsUnknownServer:
 		return NewError(CodeUnknownServer, ErrorData{Method: data.Method}, "%s: no server %q", data.Method, "")
+	case d.ServerFieldID:
+		data.Field = "id"
+		return NewError(CodeInvalidParams, data, "%s", strings.Replace(e.Message, `"server"`, `"id"`, 1))
 	}
 	return err
 }

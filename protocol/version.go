@@ -61,6 +61,9 @@ type Dialect struct {
 	// LooseParams: a params field the runtime does not know is ignored,
 	// as it was before 2026-11-27 (which made it -32602 naming it).
 	LooseParams bool
+	// ServerFieldID: an error about a request's server names the field
+	// "id", as before 2026-11-27 (which renamed it "server").
+	ServerFieldID bool
 	// MissingParamsUnknownServer: a request without its required server
 	// field answers -32002 unknown_server, as 2026-11-22 did (2026-11-23
 	// made it -32602 naming the field).
@@ -72,6 +75,7 @@ func DialectOf(v string) Dialect {
 	return Dialect{
 		Version:                    v,
 		LooseParams:                v < "2026-11-27",
+		ServerFieldID:              v < "2026-11-27",
 		MissingParamsUnknownServer: v < "2026-11-23",
 	}
 }

@@ -167,6 +167,11 @@ func TestDialects(t *testing.T) {
 		if got := code(`{}`); got != c.noServer {
 			t.Errorf("%s: mcp.get without a server: code %d, want %d", c.version, got, c.noServer)
 		}
+		_, err := h(context.Background(), protocol.MethodMCPGet, json.RawMessage(`{}`))
+		wantField := map[bool]string{true: "server", false: "id"}[c.version == protocol.Version]
+		if d := protocol.DataOf(err); c.noServer == protocol.CodeInvalidParams && d.Field != wantField {
+			t.Errorf("%s: mcp.get without a server names field %q, want %q", c.version, d.Field, wantField)
+		}
 	}
 	h, s := session(t, "2026-11-24")
 	for range 3 {
