@@ -35,10 +35,11 @@ protocol:
 # HTTP floor, the bare go-sdk and the TypeScript SDK, in one run, printed
 # as a Markdown table of ratios. A few minutes; not part of make test.
 # bench/node holds the npm servers only the bench uses (make test does not
-# install them).
+# install them). BENCH_FLAGS='-only soak' runs the soak alone (minutes;
+# '-only soak -soak-scale 50' for hours), which a plain make bench leaves out.
 bench:
 	cd bench/node && npm ci --no-audit --no-fund --ignore-scripts
-	go run ./bench/cmd/mcpbench
+	go run ./bench/cmd/mcpbench $(BENCH_FLAGS)
 
 # Archives of the host binary for linux, darwin and windows on amd64 and
 # arm64, with dist/SHA256SUMS; the version, commit and date are stamped

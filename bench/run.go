@@ -34,9 +34,12 @@ type Config struct {
 	OneShotRounds int
 	SandboxRounds int // interleaved rounds of stdio server starts
 	LazyRounds    int // rounds of the lazy-start rows (eight npm servers)
+	// Soak sizes the soak section, which runs only when Only names it.
+	Soak SoakConfig
 
 	// Only, when set, names the one section to run: calls, catalog,
-	// servers, oneshot, sandbox or lazy.
+	// servers, oneshot, sandbox, lazy or soak (which a run of every
+	// section leaves out: it takes minutes to hours).
 	Only string
 }
 
@@ -86,10 +89,11 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		{"oneshot", func() error { return runOneShot(&cfg, t) }, fmt.Sprintf("one-shot programs: %d rounds", cfg.OneShotRounds)},
 		{"sandbox", func() error { return runSandbox(&cfg, t) }, fmt.Sprintf("stdio server starts with and without the sandbox: %d rounds", cfg.SandboxRounds)},
 		{"lazy", func() error { return runLazy(&cfg, t) }, fmt.Sprintf("host serve with eight npm servers, eager and lazy: %d rounds", cfg.LazyRounds)},
+		{"soak", func() error { return runSoak(&cfg, t) }, "soak: one host serve under sustained work, sampled"},
 	}
 	ran := false
 	for _, sec := range sections {
-		if cfg.Only != "" && cfg.Only != sec.name {
+		if cfg.Only != "" && cfg.Only != sec.name || cfg.Only == "" && sec.name == "soak" {
 			continue
 		}
 		ran = true
@@ -99,7 +103,7 @@ func Run(ctx context.Context, cfg Config) (*Table, error) {
 		}
 	}
 	if !ran {
-		return nil, fmt.Errorf("bench: no section %q (calls, catalog, servers, oneshot, sandbox, lazy)", cfg.Only)
+		return nil, fmt.Errorf("bench: no section %q (calls, catalog, servers, oneshot, sandbox, lazy, soak)", cfg.Only)
 	}
 	t.Elapsed, t.LoadEnd = time.Since(t.Started), loadAverage()
 	return t, nil

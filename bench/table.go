@@ -26,6 +26,11 @@ type Table struct {
 	Lazy         []LazyRow
 	// LazyNote says why the lazy rows were not measured.
 	LazyNote string
+	// Soak are the soak's samples, SoakWork what it did, SoakChecks its
+	// bounds.
+	Soak       []SoakSample
+	SoakWork   string
+	SoakChecks []SoakCheck
 }
 
 // A CallRow is one way of calling the echo tool.
@@ -127,6 +132,7 @@ func (t *Table) Markdown() string {
 		p("| %s | %.2f | %s | %s |\n", r.Start, r.Ratio, micros(r.Added), micros(r.Abs))
 	}
 	t.lazyMarkdown(p)
+	t.soakMarkdown(p)
 	return b.String()
 }
 
@@ -142,4 +148,24 @@ func mib(n int64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
+}
+
+// soakMarkdown renders the soak's samples and its bounds.
+func (t *Table) soakMarkdown(p func(string, ...any)) {
+	if len(t.Soak) == 0 {
+		return
+	}
+	p("\nSoak: %s. `host serve` sampled (RSS from /proc; heap, goroutines and descriptors from its stats file):\n\n", t.SoakWork)
+	p("| at | calls | RSS | Go heap | goroutines | fds | processes below | files kept |\n|---|---|---|---|---|---|---|---|\n")
+	for _, s := range t.Soak {
+		p("| %s | %d | %s | %s | %d | %d | %d | %d |\n", s.At.Round(time.Second), s.Calls, mib(s.RSS), mib(int64(s.HeapInuse)), s.Goroutines, s.FDs, s.Children, s.Files)
+	}
+	p("\n| bound | want | got | |\n|---|---|---|---|\n")
+	for _, c := range t.SoakChecks {
+		mark := "ok"
+		if !c.OK {
+			mark = "**FAILED**"
+		}
+		p("| %s | %s | %s | %s |\n", c.What, c.Want, c.Got, mark)
+	}
 }

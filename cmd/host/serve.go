@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/core/openai"
 	"github.com/mcp-host/mcp-host/core/scripted"
+	"github.com/mcp-host/mcp-host/internal/runstats"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/listcache"
@@ -151,6 +152,14 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if path := os.Getenv(runstats.EnvFile); path != "" {
+		// The soak bench's probe (docs/PERFORMANCE.md, "Soak").
+		go func() {
+			if err := runstats.Write(ctx, path, 250*time.Millisecond); err != nil {
+				logger.Warn("stats file", "error", err)
+			}
+		}()
+	}
 	err = serve.Serve(ctx, stdin, stdout, serve.ServeOptions{
 		Config:         config.LoadOptions{GlobalPath: global, ProjectPath: project, EnvServers: os.Getenv("MCP_HOST_SERVERS")},
 		Policy:         policy.DefaultSource(),
