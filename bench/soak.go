@@ -64,6 +64,9 @@ type SoakCheck struct {
 	OK              bool
 }
 
+// soakWait bounds each wait of the soak for a server or a run.
+const soakWait = 2 * time.Minute
+
 // soakProc reads what /proc says of pid and its descendants.
 func soakProc(pid int) (rss int64, children int) {
 	kids := descendants(pid)
@@ -264,8 +267,11 @@ func (h *soakHost) state(ctx context.Context, id string) (string, string, error)
 	return "", "", fmt.Errorf("no server %s", id)
 }
 
-// waitFor waits until server id is in one of states.
+// waitFor waits until server id is in one of states, two minutes at
+// most: a soak that stalls fails instead of hanging.
 func (h *soakHost) waitFor(ctx context.Context, id string, states ...string) error {
+	ctx, cancel := context.WithTimeout(ctx, soakWait)
+	defer cancel()
 	for {
 		st, last, err := h.state(ctx, id)
 		if err != nil {

@@ -185,6 +185,9 @@ type soakWork struct {
 	goroutines func() int
 	fds        func() int
 
+	// othersDone closes when the work besides the calls is done.
+	othersDone chan struct{}
+
 	reconnects, crashes, refreshes, runs, lazy atomic.Int64
 	// waveGrowth and waveFDs are the most goroutines and descriptors a
 	// reconnect wave left behind.
@@ -203,11 +206,19 @@ func (w *soakWork) run(ctx context.Context) error {
 			}
 		}()
 	}
+	var others sync.WaitGroup
+	other := func(fn func(context.Context) error) {
+		others.Add(1)
+		do(func(ctx context.Context) error { defer others.Done(); return fn(ctx) })
+	}
+	w.othersDone = make(chan struct{})
 	do(w.callStreams)
-	do(w.crashLoop)
-	do(w.refreshLoop)
-	do(w.runLoop)
-	do(w.lazyLoop)
+	other(w.crashLoop)
+	other(w.refreshLoop)
+	other(w.runLoop)
+	other(w.lazyLoop)
+	others.Wait()
+	close(w.othersDone)
 	wg.Wait()
 	// The reconnect waves come last, alone, so that what each leaves
 	// behind is not hidden in the other work's swing.
