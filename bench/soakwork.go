@@ -188,7 +188,9 @@ func soakChecks(samples []SoakSample, traffic time.Duration, end SoakSample, w *
 		}
 	}
 	within := func(end, warm int64) bool { return end <= warm+warm/10 || end <= warm+4<<20 }
-	c := func(what, want, got string, ok bool) SoakCheck { return SoakCheck{What: what, Want: want, Got: got, OK: ok} }
+	c := func(what, want, got string, ok bool) SoakCheck {
+		return SoakCheck{What: what, Want: want, Got: got, OK: ok}
+	}
 	return []SoakCheck{
 		c("RSS after the run", "≤ +10 % of "+mib(warm.RSS)+" (at "+warm.At.Round(time.Second).String()+")", mib(end.RSS), within(end.RSS, warm.RSS)),
 		c("Go heap in use after the run", "≤ +10 % of "+mib(int64(warm.HeapInuse)), mib(int64(end.HeapInuse)), within(int64(end.HeapInuse), int64(warm.HeapInuse))),

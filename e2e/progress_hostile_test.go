@@ -149,6 +149,17 @@ func TestProgressHostileFlood(t *testing.T) {
 	if last == nil || last.Progress != 10000 || last.Total != 10000 {
 		t.Errorf("last tool.progress = %+v, want 10000/10000", last)
 	}
+	// Every report is accounted for: sent, or counted in the next one
+	// sent's coalesced.
+	accounted := 0
+	for _, n := range notes {
+		if n.p.Progress != nil {
+			accounted += 1 + n.p.Progress.Coalesced
+		}
+	}
+	if accounted != 10000 {
+		t.Errorf("tool.progress: %d notifications account for %d reports (with coalesced), want 10000", len(notes), accounted)
+	}
 	for _, n := range notes {
 		if n.p.Progress == nil {
 			t.Fatalf("tool.progress without progress: %s", n.raw)

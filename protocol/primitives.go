@@ -176,6 +176,9 @@ type ResourcesReadResult struct {
 type ResourceUpdatedParams struct {
 	Server string `json:"server"`
 	URI    string `json:"uri"`
+	// Coalesced counts the updates of the same resource the runtime
+	// folded into this one while the UI had not read it yet.
+	Coalesced int `json:"coalesced,omitempty"`
 }
 
 // ResourceUpdatedHandler is implemented by a [Client] that wants

@@ -31,6 +31,10 @@ type Progress struct {
 	Total float64 `json:"total,omitempty"`
 	// Message is the server's words about it.
 	Message string `json:"message,omitempty"`
+	// Coalesced counts the server's reports since the previous one the
+	// UI got that the runtime left out (at most ten reports a second
+	// reach the UI per call; a report that goes backwards is dropped).
+	Coalesced int `json:"coalesced,omitempty"`
 }
 
 // ToolProgressParams carry a progress report about a direct tool.call

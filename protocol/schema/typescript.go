@@ -33,6 +33,9 @@ func TypeScript(doc []byte) (js, dts []byte, err error) {
 
 	var t strings.Builder
 	t.WriteString(header)
+	// The declarations use Node's types (NodeJS.ProcessEnv, node:*):
+	// TypeScript 7 includes no @types unless a file asks.
+	t.WriteString("/// <reference types=\"node\" />\n")
 	t.WriteString("import { EventEmitter } from \"node:events\";\nimport type { Readable, Writable } from \"node:stream\";\n\n")
 	fmt.Fprintf(&t, "export declare const PROTOCOL_VERSION: %q;\n", d.Version)
 	t.WriteString("export declare const METHODS: ReadonlyArray<{ name: string; direction: \"ui_to_runtime\" | \"runtime_to_ui\" | \"both\"; notification: boolean }>;\n")

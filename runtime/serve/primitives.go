@@ -315,8 +315,10 @@ func (s *service) resourceUpdated(server, uri string) {
 	if !ready {
 		return
 	}
-	n := &protocol.ResourceUpdatedParams{Server: server, URI: uri}
-	s.enqueue(func() { _ = s.conn.Notify(protocol.MethodResourcesUpdated, n) })
+	s.enqueueLatest("resources.updated\x00"+server+"\x00"+uri, func(coalesced int) {
+		n := &protocol.ResourceUpdatedParams{Server: server, URI: uri, Coalesced: coalesced}
+		_ = s.conn.Notify(protocol.MethodResourcesUpdated, n)
+	})
 }
 
 // userPrompts reports whether the UI offers server's prompts to the user,

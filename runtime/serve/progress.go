@@ -107,7 +107,7 @@ func (s *service) toolCallProgress(ctx context.Context, p *protocol.ToolCallPara
 }
 
 func wireProgress(p session.Progress) *protocol.Progress {
-	return &protocol.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message}
+	return &protocol.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message, Coalesced: p.Dropped}
 }
 
 func wireTask(t session.TaskState) *protocol.TaskState {

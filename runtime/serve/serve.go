@@ -187,6 +187,9 @@ type service struct {
 	nqueue  []func()
 	nclosed bool
 	ndone   chan struct{}
+	// nlatest are the queued notifications a newer one of the same key
+	// replaces (see enqueueLatest).
+	nlatest map[string]*latestNote
 }
 
 func newService(opts ServeOptions) *service {
@@ -208,6 +211,7 @@ func newService(opts ServeOptions) *service {
 		ndone:        make(chan struct{}),
 	}
 	s.ncond = sync.NewCond(&s.nmu)
+	s.nlatest = map[string]*latestNote{}
 	return s
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -168,9 +169,18 @@ func (s *Session) scheduleRefresh() {
 		return
 	}
 	s.refreshing = true
+	wait := refreshGap - time.Since(s.lastRefresh)
 	s.refreshMu.Unlock()
 	go func() {
+		// A server that keeps saying its list changed is listed at most
+		// every refreshGap: its notifications cannot keep the host busy
+		// listing (what arrives meanwhile makes one more list).
+		time.Sleep(wait)
 		for {
+			s.refreshMu.Lock()
+			s.lastRefresh = time.Now()
+			s.refreshAgain = false // this list covers what came while it waited
+			s.refreshMu.Unlock()
 			ctx, cancel := context.WithTimeout(context.Background(), s.opts.ConnectTimeout)
 			tools, err := s.RefreshTools(ctx)
 			cancel()
@@ -183,11 +193,16 @@ func (s *Session) scheduleRefresh() {
 				s.refreshMu.Unlock()
 				return
 			}
-			s.refreshAgain = false
+			wait := refreshGap - time.Since(s.lastRefresh)
 			s.refreshMu.Unlock()
+			time.Sleep(wait)
 		}
 	}()
 }
+
+// refreshGap is the least time between two lists of a server's tools
+// that its list_changed notifications cause.
+const refreshGap = 250 * time.Millisecond
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

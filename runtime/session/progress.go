@@ -46,6 +46,9 @@ type Progress struct {
 	// control, escape, bidi and invisible characters, at most
 	// [MaxProgressMessage] runes (server-controlled text nonetheless).
 	Message string
+	// Dropped counts the server's reports since the one delivered before
+	// this that the rate limit (or their going backwards) left out.
+	Dropped int
 }
 
 type progressKey struct{}
@@ -151,6 +154,7 @@ type progressCall struct {
 	sent     time.Time // when the last report was delivered
 	seen     time.Time // when the last report arrived, accepted or not
 	pending  *Progress // the latest report held back by the rate limit
+	dropped  int       // reports left out since the last delivery
 	timer    *time.Timer
 	closed   bool
 }
@@ -160,7 +164,11 @@ type progressCall struct {
 func (c *progressCall) offer(p Progress) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed || (c.accepted && p.Progress <= c.high) {
+	if c.closed {
+		return
+	}
+	if c.accepted && p.Progress <= c.high {
+		c.dropped++
 		return
 	}
 	c.accepted, c.high = true, p.Progress
@@ -168,6 +176,9 @@ func (c *progressCall) offer(p Progress) {
 	if c.timer == nil && (c.sent.IsZero() || wait <= 0) {
 		c.deliver(p)
 		return
+	}
+	if c.pending != nil {
+		c.dropped++
 	}
 	c.pending = &p
 	if c.timer == nil {
@@ -179,6 +190,7 @@ func (c *progressCall) offer(p Progress) {
 // order.
 func (c *progressCall) deliver(p Progress) {
 	c.sent = time.Now()
+	p.Dropped, c.dropped = c.dropped, 0
 	c.fn(p)
 }
 

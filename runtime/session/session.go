@@ -67,6 +67,7 @@ type Session struct {
 	refreshMu    sync.Mutex
 	refreshing   bool
 	refreshAgain bool
+	lastRefresh  time.Time // when the last list_changed refresh began
 
 	exts   sync.Map // *mcp.ClientSession -> *extConn, for Call
 	extSeq atomic.Int64

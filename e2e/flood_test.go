@@ -1,0 +1,236 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// floodPeer is a go-sdk server over HTTP whose "storm" tool sends, as
+// 10,000 a second, stormCount resources/updated of mem://watched and a
+// tools/list_changed every fifth time (it adds and removes a tool); it
+// counts the tools/list requests it gets. "echo" answers at once. (Its
+// log messages are not sent: the go-sdk sends none until the client sets
+// a level, which the host never does; a server's log lands in a bounded
+// ring, mcp.get's server_log.)
+type floodPeer struct {
+	url   string
+	lists atomic.Int64
+}
+
+const stormCount = 10000
+
+func newFloodPeer(t *testing.T) *floodPeer {
+	t.Helper()
+	p := &floodPeer{}
+	var srv *mcp.Server
+	srv = mcp.NewServer(&mcp.Implementation{Name: "flood-peer", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				p.lists.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	srv.AddResource(&mcp.Resource{URI: "mem://watched", Name: "watched"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "mem://watched", Text: "x"}}}, nil
+	})
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+		return text("echo"), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "storm"}, func(ctx context.Context, req *mcp.CallToolRequest, _ map[string]any) (*mcp.CallToolResult, any, error) {
+		began := time.Now()
+		for i := range stormCount {
+			if i%100 == 0 { // 10,000 a second: a hundred every 10 ms
+				time.Sleep(time.Until(began.Add(time.Duration(i) * time.Millisecond / 10)))
+			}
+			_ = srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "mem://watched"})
+			if i%5 == 0 {
+				if i%10 == 0 {
+					mcp.AddTool(srv, &mcp.Tool{Name: "blink"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+						return text("blink"), nil, nil
+					})
+				} else {
+					srv.RemoveTools("blink")
+				}
+			}
+		}
+		return text("storm done"), nil, nil
+	})
+	// "blinker" changes the list every 20 ms for two seconds: past the
+	// go-sdk's own debounce of list_changed, a hundred notifications.
+	mcp.AddTool(srv, &mcp.Tool{Name: "blinker"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+		for i := range 100 {
+			if i%2 == 0 {
+				mcp.AddTool(srv, &mcp.Tool{Name: "blink"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
+					return text("blink"), nil, nil
+				})
+			} else {
+				srv.RemoveTools("blink")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return text("blinked"), nil, nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	p.url = ts.URL
+	return p
+}
+
+// TestNotificationFlood: a server that sends 10,000 resources/updated and
+// 2,000 tools/list_changed in a second, then a list_changed every
+// 20 ms for two seconds. The host's memory stays bounded (its RSS grows
+// by less than 64 MiB over the storm), it lists the server's tools at
+// most four times a second however many list_changed come, every
+// resources/updated
+// reaches the UI either as a notification or counted in one's
+// `coalesced` (none invented; see below for the few the server's stream
+// loses), and another server's calls made
+// during the storm all succeed; their latency against a quiet run is
+// logged, not asserted (the storm's server shares this test's process
+// and its two cores with the other server: docs/PERFORMANCE.md measures
+// it with each in a process of its own).
+func TestNotificationFlood(t *testing.T) {
+	measuresMemory(t)
+	a, b := newFloodPeer(t), newFloodPeer(t)
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"a": map[string]any{"transport": "http", "url": a.url, "request_timeout_ms": 120000},
+		"b": map[string]any{"transport": "http", "url": b.url},
+	}}})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "HOME=" + dir},
+		"--permissions", filepath.Join(dir, "permissions.json"), "--allow", "a/*", "--allow", "b/*")
+	ctx := ctxT(t, 3*time.Minute)
+	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-flood"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b"} {
+		waitFor(t, 30*time.Second, id+" ready", func() bool {
+			st, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: id})
+			return err == nil && st.Server.State == protocol.StateReady
+		})
+	}
+	if _, err := protocol.NewPrimitivesCaller(h.conn).ResourcesSubscribe(ctx, &protocol.ResourceParams{Server: "a", URI: "mem://watched"}); err != nil {
+		t.Fatalf("resources.subscribe: %v", err)
+	}
+	echo := func() time.Duration {
+		start := time.Now()
+		if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "b", Tool: "echo"}); err != nil {
+			t.Fatalf("b/echo: %v", err)
+		}
+		return time.Since(start)
+	}
+	quiet := make([]time.Duration, 0, 50)
+	for range 50 {
+		quiet = append(quiet, echo())
+	}
+	before, listsBefore := rssKB(h.cmd.Process.Pid), a.lists.Load()
+	cpuBefore := procCPU(h.cmd.Process.Pid)
+
+	done := make(chan error, 1)
+	began := time.Now()
+	go func() {
+		_, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "a", Tool: "storm"})
+		done <- err
+	}()
+	var stormy []time.Duration
+	for stormOn := true; stormOn; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("a/storm: %v", err)
+			}
+			stormOn = false
+		default:
+			stormy = append(stormy, echo())
+		}
+	}
+	storm := time.Since(began)
+	hostCPU := procCPU(h.cmd.Process.Pid) - cpuBefore
+	time.Sleep(time.Second) // the last list and notifications settle
+	after, lists := rssKB(h.cmd.Process.Pid), a.lists.Load()-listsBefore
+
+	if max := int64(storm/(250*time.Millisecond)) + 3; lists > max {
+		t.Errorf("the host listed a's tools %d times during a %v storm of list_changed; want at most %d (four a second)", lists, storm, max)
+	}
+	if runtime.GOOS == "linux" && after-before > 64<<10 {
+		t.Errorf("host serve grew by %d KiB over the storm", after-before)
+	}
+	var notes, folded int
+	h.out.mu.Lock()
+	out := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
+	h.out.mu.Unlock()
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var m struct {
+			Method string                         `json:"method"`
+			Params protocol.ResourceUpdatedParams `json:"params"`
+		}
+		if json.Unmarshal(line, &m) == nil && m.Method == protocol.MethodResourcesUpdated && m.Params.Server == "a" {
+			notes++
+			folded += m.Params.Coalesced
+		}
+	}
+	// None invented, and most delivered: the go-sdk server sends these on
+	// its subscription stream, which does not promise every one under a
+	// flood (seen: 9,197 of 10,000 reached the UI once, 10,000 another
+	// time); what the host got, it passes on or counts.
+	if notes+folded > stormCount || notes+folded < stormCount*9/10 || notes >= stormCount {
+		t.Errorf("resources.updated: %d notifications + %d coalesced = %d, want at most the %d the server sent, at least 90 %% of them, and fewer notifications than that",
+			notes, folded, notes+folded, stormCount)
+	}
+	// A hundred list_changed over two seconds: at most four lists a second.
+	listsBefore = a.lists.Load()
+	began = time.Now()
+	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "a", Tool: "blinker"}); err != nil {
+		t.Fatalf("a/blinker: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	blink, blinkLists := time.Since(began), a.lists.Load()-listsBefore
+	if max := int64(blink/(250*time.Millisecond)) + 3; blinkLists > max {
+		t.Errorf("the host listed a's tools %d times for 100 list_changed over %v; want at most %d (four a second)", blinkLists, blink, max)
+	}
+	t.Logf("100 list_changed over %v: %d tools/list", blink.Round(time.Millisecond), blinkLists)
+	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	t.Logf("storm of %d in %v: host CPU %v, %d tools/list, RSS %d -> %d KiB, resources.updated %d notifications (+%d coalesced); b/echo median %v quiet, %v in the storm (%.2fx, %d calls)",
+		stormCount, storm.Round(time.Millisecond), hostCPU, lists, before, after, notes, folded, med(quiet), med(stormy), float64(med(stormy))/float64(med(quiet)), len(stormy))
+}
+
+// procCPU is the user and system CPU time process pid has used (Linux;
+// 0 elsewhere), in clock ticks of 10 ms.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.Atoi(f[11])
+	sys, _ := strconv.Atoi(f[12])
+	return time.Duration(user+sys) * 10 * time.Millisecond
+}
