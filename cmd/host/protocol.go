@@ -79,6 +79,9 @@ func generateProtocol(root string) error {
 	// A new version's schema is kept as released, once (see schema.Breaking).
 	kept := filepath.Join(root, filepath.FromSlash(schema.KeptPath(protocol.Version)))
 	if _, err := os.Stat(kept); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
+			return err
+		}
 		return os.WriteFile(kept, doc, 0o644)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/protocol/schema"
 )
 
@@ -28,7 +29,7 @@ func TestProtocolCommand(t *testing.T) {
 	if code := run([]string{"protocol", "generate", root}, nil, &out, &errb); code != exitOK {
 		t.Fatalf("generate: exit %d: %s", code, errb.String())
 	}
-	for _, f := range []string{"protocol/schema/schema.json", "clients/typescript/index.js", "clients/typescript/index.d.ts", "clients/typescript/schema.json", schema.PagePath} {
+	for _, f := range []string{"protocol/schema/schema.json", "clients/typescript/index.js", "clients/typescript/index.d.ts", "clients/typescript/schema.json", schema.PagePath, schema.KeptPath(protocol.Version)} {
 		if st, err := os.Stat(filepath.Join(root, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
