@@ -47,7 +47,7 @@ func TestTypeScriptClientPackage(t *testing.T) {
 	for _, f := range res[0].Files {
 		files[f.Path] = true
 	}
-	for _, f := range []string{"package.json", "index.js", "index.d.ts", "schema.json", "README.md"} {
+	for _, f := range []string{"package.json", "index.js", "index.d.ts", "versions.js", "versions.d.ts", "schema.json", "README.md"} {
 		if !files[f] {
 			t.Errorf("npm pack leaves out %s (it packs %v)", f, files)
 		}

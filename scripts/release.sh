@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make release`: the host binary for linux, darwin and windows on amd64
 # and arm64, each in an archive (tar.gz; zip for Windows) with the README,
-# and dist/SHA256SUMS over the archives. Plain `go build` plus tar, zip and
+# the TypeScript client's npm tarball when npm is installed, and
+# dist/SHA256SUMS over them all. Plain `go build` plus tar, zip and
 # sha256sum rather than goreleaser: nothing to install, and every step is a
 # command a maintainer can run by hand (docs/DESIGN.md). The version, the
 # commit and the build date are stamped into `host --version` with
@@ -37,6 +38,24 @@ for platform in $PLATFORMS; do
   fi
   rm -rf "$dir"
 done
-(cd dist && sha256sum host_* > SHA256SUMS)
+
+# The TypeScript client, @mcp-host/client, as the tarball npm installs
+# (`npm install ./mcp-host-client-<version>.tgz`; clients/typescript/README.md),
+# made by npm pack from the files its package.json lists. Its version is the
+# package's own (package.json), not the host's. Without npm (or when NPM
+# names a binary that is not there) there is no tarball, and the release
+# says so.
+NPM=${NPM:-npm}
+client=()
+if command -v "$NPM" >/dev/null 2>&1; then
+  echo "release: npm pack clients/typescript"
+  dist=$PWD/dist
+  (cd clients/typescript && "$NPM" pack --ignore-scripts --loglevel=warn --pack-destination "$dist" >/dev/null)
+  tgz=$(cd dist && ls mcp-host-client-*.tgz 2>/dev/null) || { echo "release: npm pack made no dist/mcp-host-client-*.tgz" >&2; exit 1; }
+  client=("$tgz")
+else
+  echo "release: $NPM not found: no npm tarball of the TypeScript client (clients/typescript) in dist/; install npm and run make release again to have it"
+fi
+(cd dist && sha256sum host_* "${client[@]}" > SHA256SUMS)
 echo "release: dist/SHA256SUMS"
 cat dist/SHA256SUMS

@@ -108,6 +108,8 @@ var rules = []rule{
 		forbidden: func(dep string) bool { return under(dep, "runtime") }},
 	{from: "web", why: "host web is a UI: it reaches the runtime only through the protocol",
 		forbidden: func(dep string) bool { return under(dep, "runtime") }},
+	{from: "examples", why: "the Go client example is a UI: it reaches the runtime only through the protocol",
+		forbidden: func(dep string) bool { return under(dep, "runtime") || under(dep, "chat") || under(dep, "web") }},
 	{from: "demo/servers", why: "the demo's servers stand for the outside world and know nothing of the host",
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "demo/servers") }},
 	{from: "runtime/process", why: "starting local servers knows nothing of MCP: the session speaks it over the pipes",

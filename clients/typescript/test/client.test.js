@@ -5,12 +5,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
-import { mkdtempSync, copyFileSync } from "node:fs";
+import { mkdtempSync, copyFileSync, readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HostClient, ProtocolError, PROTOCOL_VERSION, METHODS, ERROR_CODES, UI_HANDLERS } from "../index.js";
+import { PROTOCOL_VERSIONS, PACKAGE_VERSION, PROTOCOL_VERSION as VERSIONS_PROTOCOL_VERSION } from "../versions.js";
 
 // fakeRuntime connects a HostClient to a scripted peer: lines() yields what
 // the client writes, send() writes to it.
@@ -38,6 +39,19 @@ test("the generated tables cover the protocol", () => {
     const name = m.name.replace(/[._](.)/g, (_, c) => c.toUpperCase()).replace("Url", "URL");
     assert.equal(typeof HostClient.prototype[name], "function", name);
   }
+});
+
+test("package.json, versions.js and the generated client agree on the versions", () => {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8"));
+  assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
+  assert.equal(PACKAGE_VERSION, pkg.version);
+  // A protocol version the generator brings in must be named here too,
+  // and the package's version raised with it.
+  assert.deepEqual([...PROTOCOL_VERSIONS], pkg.mcpHost.protocolVersions);
+  assert.equal(PROTOCOL_VERSIONS[0], PROTOCOL_VERSION);
+  assert.equal(VERSIONS_PROTOCOL_VERSION, PROTOCOL_VERSION);
+  assert.ok(Object.isFrozen(PROTOCOL_VERSIONS));
+  assert.deepEqual(pkg.dependencies ?? {}, {}, "no runtime dependencies");
 });
 
 test("index.d.ts is TypeScript that Node's type stripping parses", () => {
