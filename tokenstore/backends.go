@@ -71,7 +71,10 @@ func (f *fileBackend) read() (*fileDoc, error) {
 }
 
 func (f *fileBackend) write(doc *fileDoc) error {
-	return atomicfile.WriteJSON(f.path, doc, 0o600)
+	if err := atomicfile.WriteJSON(f.path, doc, 0o600); err != nil {
+		return fmt.Errorf("token file: %w", err) // it names the path
+	}
+	return nil
 }
 
 // locked runs fn holding the file's lock.

@@ -151,7 +151,7 @@ func (c *cli) add(args []string) int {
 		return nil
 	})
 	if err != nil {
-		return c.failf(exitUsage, "add: %v", err)
+		return c.editFailed("add", id, "added", err)
 	}
 	fmt.Fprintf(c.stdout, "added %s (%s) to %s\n", id, describeTarget(cfg), path)
 	for _, l := range sandboxNotice(id, cfg, sandboxOptions(c.global, c.project)) {

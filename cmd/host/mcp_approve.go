@@ -41,7 +41,7 @@ func (c *cli) approve(args []string, yes bool) int {
 		err = store.Deny(e.DefinedPath, e.ID, digest)
 	}
 	if err != nil {
-		return c.failf(exitFailure, "%s: %v", name, err)
+		return c.failf(exitFailure, "%s %s: not %s: %v", name, e.ID, map[bool]string{true: "approved", false: "denied"}[yes], err)
 	}
 	verb := map[bool]string{true: "approved", false: "denied"}[yes]
 	fmt.Fprintf(c.stdout, "%s %s, as defined in %s:\n", verb, e.ID, termsafe.Line(e.Origin()))

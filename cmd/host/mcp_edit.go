@@ -1,10 +1,30 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
+
+// editFailed reports a config edit that failed. A file that could not be
+// written (a full disk, a read-only directory) fails the operation (exit
+// 1), saying what was not saved; the error names the file and says it is
+// as it was. Anything else (an unknown server, a broken file) is a usage
+// error (exit 2).
+func (c *cli) editFailed(verb, id, done string, err error) int {
+	if notSaved(err) {
+		return c.failf(exitFailure, "%s %s: not %s: %v", verb, id, done, err)
+	}
+	return c.failf(exitUsage, "%s: %v", verb, err)
+}
+
+// notSaved reports whether err is a state file's write that failed.
+func notSaved(err error) bool {
+	var ae *atomicfile.Error
+	return errors.As(err, &ae)
+}
 
 func (c *cli) remove(args []string) int {
 	fs := newFlagSet("remove", c.stderr)
@@ -33,7 +53,7 @@ func (c *cli) remove(args []string) int {
 		return nil
 	})
 	if err != nil {
-		return c.failf(exitUsage, "remove: %v", err)
+		return c.editFailed("remove", id, "removed", err)
 	}
 	fmt.Fprintf(c.stdout, "removed %s from %s\n", id, path)
 	c.forgetCredentials(before)
@@ -94,7 +114,7 @@ func (c *cli) setEnabled(args []string, enabled bool) int {
 		return nil
 	})
 	if err != nil {
-		return c.failf(exitUsage, "%s: %v", verb, err)
+		return c.editFailed(verb, id, verb+"d", err)
 	}
 	fmt.Fprintf(c.stdout, "%sd %s in %s\n", verb, id, path)
 	return exitOK

@@ -49,6 +49,9 @@ func (c *cli) importServers(args []string) int {
 		edit = config.PreviewEdit
 	}
 	if err := edit(dest, write); err != nil {
+		if notSaved(err) {
+			return c.failf(exitFailure, "import: nothing imported: %v", err)
+		}
 		return c.failf(exitUsage, "import: %v", err)
 	}
 	fmt.Fprint(c.stdout, report.String())

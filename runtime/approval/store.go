@@ -165,7 +165,7 @@ func (s *Store) update(change func(*fileData)) error {
 	}
 	change(&d)
 	if err := atomicfile.WriteJSON(s.path, &d, 0o600); err != nil {
-		return fmt.Errorf("approvals file %s: %w", s.path, err)
+		return fmt.Errorf("approvals file: %w", err) // it names the path
 	}
 	s.data = d
 	return nil

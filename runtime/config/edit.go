@@ -112,7 +112,7 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
 	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return fmt.Errorf("config: %w", err) // it names path and says the file is as it was
 	}
 	return nil
 }

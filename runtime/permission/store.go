@@ -224,7 +224,7 @@ func (s *Store) update(change func(*fileData)) error {
 // writeFile replaces path atomically (mode 0600).
 func writeFile(path string, d *fileData) error {
 	if err := atomicfile.WriteJSON(path, d, 0o600); err != nil {
-		return fmt.Errorf("permissions file %s: %w", path, err)
+		return fmt.Errorf("permissions file: %w", err) // it names path
 	}
 	return nil
 }

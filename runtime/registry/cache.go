@@ -62,7 +62,11 @@ func (c *Cache) Get(key string, stale bool) (*Result, bool) {
 	if ttl <= 0 {
 		ttl = DefaultCacheTTL
 	}
-	if !stale && time.Since(v.Result.FetchedAt) > ttl {
+	// FetchedAt is a wall-clock time read back from the file: an answer
+	// fetched "in the future" (the clock was set back since) has no
+	// knowable age and is not fresh, so a clock set back does not keep an
+	// answer fresh until it catches up; a jump forward only asks again.
+	if age := time.Since(v.Result.FetchedAt); !stale && (age > ttl || age < -time.Minute) {
 		return nil, false
 	}
 	v.Result.FromCache = true
@@ -78,7 +82,8 @@ func (c *Cache) Put(key string, r *Result) error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return fmt.Errorf("registry cache: %w", err)
 	}
-	if err := atomicfile.WriteFile(c.path(key), data, 0o600); err != nil {
+	// A cache: a torn file after a crash of the system is a miss for Get.
+	if err := atomicfile.WriteCache(c.path(key), data, 0o600); err != nil {
 		return fmt.Errorf("registry cache: %w", err)
 	}
 	return nil

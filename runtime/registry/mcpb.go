@@ -15,7 +15,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
 	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/redact"
 )
@@ -250,7 +252,9 @@ func localPath(name string) bool {
 }
 
 // unpack writes the archive into a fresh directory next to dir and renames
-// it into place, so a failure leaves nothing half unpacked.
+// it into place, so a failure leaves nothing half unpacked. The fresh
+// directories that installs killed mid-unpack left there more than
+// atomicfile.StaleTemp ago go first.
 func unpack(zr *zip.Reader, dir string) error {
 	if len(zr.File) > MaxBundleFiles {
 		return fmt.Errorf("%d entries, more than %d", len(zr.File), MaxBundleFiles)
@@ -258,7 +262,8 @@ func unpack(zr *zip.Reader, dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return fmt.Errorf("unpack: %w", err)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".unpack-*")
+	sweepUnpacks(filepath.Dir(dir), time.Now())
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), unpackPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("unpack: %w", err)
 	}
@@ -290,6 +295,28 @@ func unpack(zr *zip.Reader, dir string) error {
 		return fmt.Errorf("unpack: %w", err)
 	}
 	return nil
+}
+
+// unpackPrefix starts the name of a directory an archive is unpacked into
+// before its rename.
+const unpackPrefix = ".unpack-"
+
+// sweepUnpacks removes the unpack directories in parent last changed more
+// than atomicfile.StaleTemp before now: only an install that died
+// mid-unpack leaves one, and no live unpack takes that long.
+func sweepUnpacks(parent string, now time.Time) {
+	des, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, de := range des {
+		if !de.IsDir() || !strings.HasPrefix(de.Name(), unpackPrefix) {
+			continue
+		}
+		if info, err := de.Info(); err == nil && now.Sub(info.ModTime()) > atomicfile.StaleTemp {
+			_ = os.RemoveAll(filepath.Join(parent, de.Name()))
+		}
+	}
 }
 
 // writeEntry copies one file of the archive to target, at most room bytes.
