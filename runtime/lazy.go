@@ -229,6 +229,12 @@ func (sv *server) idleLeft() time.Duration {
 }
 
 // idleLeftLocked is idleLeft with sv.mu held.
+//
+// lastUse is time.Now of this process, never stored: time.Since reads the
+// monotonic clock, so setting the clock back or forward neither stops a
+// server early nor keeps one running forever. That clock does not count a
+// suspend (Linux): a server unused for 4 of its 5 idle minutes before the
+// machine slept stops a minute after it wakes, as does the idle timer.
 func (sv *server) idleLeftLocked() time.Duration {
 	d := sv.entry.Config.IdleTimeout()
 	if sv.lazy.inflight > 0 || sv.lazy.subs > 0 {

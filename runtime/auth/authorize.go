@@ -108,6 +108,9 @@ func (h *Handler) authorizeWith(ctx context.Context, ch challenge, rejected stri
 		h.mu.Lock()
 		reason := h.reason
 		h.mu.Unlock()
+		if reason == "" && rec.Token != nil && rec.Token.AccessToken == rejected && rec.Token.RefreshToken == "" {
+			return h.loginRequired("the server no longer accepts the token, and there is no refresh token")
+		}
 		if reason == "" {
 			reason = "not logged in"
 		}

@@ -38,13 +38,20 @@ func oauthToken(t *Token) *oauth2.Token {
 	return &oauth2.Token{AccessToken: t.AccessToken, TokenType: "Bearer", Expiry: t.ExpiresAt}
 }
 
+// token returns the token to send. The expiry is judged by this machine's
+// wall clock, which can be wrong (set back, or jumped forward after a
+// suspend): it decides when to refresh, while the resource server decides
+// whether a token is dead. A 401 for the token sent refreshes it (or asks
+// for a login) in Authorize, whatever the expiry says; a token the clock
+// calls expired that cannot be refreshed (no refresh token) is still sent,
+// so a jump forward does not turn a live token into a login.
 func (h *Handler) token(ctx context.Context) (*oauth2.Token, error) {
 	rec := h.record()
 	t := rec.Token
 	if t == nil {
 		return nil, nil
 	}
-	if !h.expiring(t) {
+	if !h.expiring(t) || t.RefreshToken == "" {
 		return oauthToken(t), nil
 	}
 	current := func() (*oauth2.Token, error) {
@@ -52,9 +59,6 @@ func (h *Handler) token(ctx context.Context) (*oauth2.Token, error) {
 			return nil, nil // the server answers 401 and Authorize takes over
 		}
 		return oauthToken(t), nil
-	}
-	if t.RefreshToken == "" {
-		return current()
 	}
 	// Refresh unless an authorization or refresh is already running; then
 	// use what there is and let a 401 wait for it.

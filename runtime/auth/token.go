@@ -123,7 +123,13 @@ func (h *Handler) tokenRequest(ctx context.Context, endpoint string, cl *Client,
 		TokenType:    tokenType,
 		RefreshToken: raw.RefreshToken,
 	}}
-	tr.token.IssuedAt = h.now()
+	// Wall clock only (Round(0) drops the monotonic reading): the
+	// authorization server judges expiry by its own wall clock, and a
+	// monotonic reading, which stands still while the machine sleeps,
+	// would keep a token that died overnight looking alive in this
+	// process. A stored token has no monotonic reading either, so a token
+	// is judged the same before and after a restart.
+	tr.token.IssuedAt = h.now().Round(0)
 	if secs := parseExpiresIn(raw.ExpiresIn); secs > 0 {
 		tr.token.ExpiresAt = tr.token.IssuedAt.Add(time.Duration(secs) * time.Second)
 	}

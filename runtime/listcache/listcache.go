@@ -72,9 +72,11 @@ func CacheDir(sub string) (string, error) {
 	return filepath.Join(base, "mcp-host", sub), nil
 }
 
-// entry is the file's content.
+// entry is the file's content. Its times are wall-clock times, the only
+// ones that survive the process; see [Dir.Load] for a clock that jumps.
 type entry struct {
 	Key       string      `json:"key"` // hex SHA-256 of the key
+	SavedAt   time.Time   `json:"saved_at"`
 	ExpiresAt time.Time   `json:"expires_at"`
 	Tools     []*mcp.Tool `json:"tools"`
 }
@@ -82,9 +84,14 @@ type entry struct {
 // stored is entry as read back: the tools stay raw until decodeTools.
 type stored struct {
 	Key       string            `json:"key"`
+	SavedAt   time.Time         `json:"saved_at"` // zero in files of older hosts
 	ExpiresAt time.Time         `json:"expires_at"`
 	Tools     []json.RawMessage `json:"tools"`
 }
+
+// clockSkew is how far in the future a saved time may lie and still be
+// taken as written by this clock.
+const clockSkew = time.Minute
 
 // decodeTools decodes kept tools with their schemas as json.RawMessage,
 // as the session's own lean tools/list gives them: decoding a schema into
@@ -139,6 +146,11 @@ func (d *Dir) file(hash string) string { return filepath.Join(d.Path, hash[:32]+
 // statefile.MaxDepth, not for key, expiring further than MaxTTL away (no
 // host wrote that) or with a tool without a name is a miss; the file of
 // an expired or far-future entry is removed.
+//
+// A clock that jumps: an entry saved more than a minute in the future was
+// written before the clock was set back, and is a miss, so a clock set
+// back serves nothing longer than the server's TTL said; a clock jumped
+// forward makes an entry expire early, which costs one tools/list.
 func (d *Dir) Load(key string) ([]*mcp.Tool, bool) {
 	hash := hashKey(key)
 	tools, err := d.load(hash)
@@ -171,9 +183,9 @@ func (d *Dir) load(hash string) ([]*mcp.Tool, error) {
 		return nil, fmt.Errorf("tools cache %s: the entry is for another key", path)
 	}
 	now := d.now()
-	if !now.Before(e.ExpiresAt) || e.ExpiresAt.After(now.Add(MaxTTL)) {
+	if !now.Before(e.ExpiresAt) || e.ExpiresAt.After(now.Add(MaxTTL)) || e.SavedAt.After(now.Add(clockSkew)) {
 		_ = os.Remove(path)
-		return nil, fmt.Errorf("tools cache %s: expired, or expiring further than %s away", path, MaxTTL)
+		return nil, fmt.Errorf("tools cache %s: expired, expiring further than %s away, or saved in the future", path, MaxTTL)
 	}
 	tools, err := decodeTools(e.Tools)
 	if err != nil {
@@ -190,7 +202,8 @@ func (d *Dir) Store(key string, tools []*mcp.Tool, ttl time.Duration) {
 		return
 	}
 	hash := hashKey(key)
-	raw, err := json.Marshal(entry{Key: hash, ExpiresAt: d.now().Add(min(ttl, MaxTTL)), Tools: tools})
+	now := d.now()
+	raw, err := json.Marshal(entry{Key: hash, SavedAt: now, ExpiresAt: now.Add(min(ttl, MaxTTL)), Tools: tools})
 	if err == nil && len(raw) > MaxFileBytes {
 		err = errors.New("the catalog is larger than the cache keeps")
 	}

@@ -6,10 +6,23 @@
 // one file of mode 0600, bounded on its own (MaxResultBytes) and with the
 // others of the process (MaxTotalBytes). A [Scope] (one conversation, or
 // one run) can read only the results it kept, and removes them when it is
-// closed; closing the store removes every result it kept; files older than
-// MaxAge (a day), left by a host that did not close or kept by a
+// closed; closing the store removes every result it kept; results older
+// than MaxAge (a day), left by a host that did not close or kept by a
 // conversation that has gone on that long, are swept when a store opens
 // and whenever it keeps a result.
+//
+// Age, when the clock jumps: a result this store kept is as old as the
+// time since it kept it, by the clock Options.Now gives, which for
+// time.Now is the monotonic clock: a clock set back or forward (or a
+// suspend, which that clock does not count) neither sweeps a live result
+// early nor keeps it longer. A file this store did not keep (a host that
+// crashed, or another one running) has only its modification time, a
+// wall-clock time: it is swept when that time is more than MaxAge before
+// now, or more than MaxAge after it (the clock was set back since it was
+// written, and its age cannot be told). So a clock set back keeps such a
+// file at most twice MaxAge, and a jump forward of more than MaxAge
+// sweeps another running host's results early (its reads then say the
+// result is gone).
 package resultstore
 
 import (
@@ -74,7 +87,8 @@ type Store struct {
 	opts Options
 
 	mu    sync.Mutex
-	sizes map[string]int64 // id -> bytes, the results kept and not removed
+	sizes map[string]int64     // id -> bytes, the results kept and not removed
+	kept  map[string]time.Time // id -> when it was kept, by opts.Now
 	total int64
 }
 
@@ -103,7 +117,7 @@ func Open(opts Options) (*Store, error) {
 	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("result store: %w", err)
 	}
-	s := &Store{opts: opts, sizes: map[string]int64{}}
+	s := &Store{opts: opts, sizes: map[string]int64{}, kept: map[string]time.Time{}}
 	s.sweep()
 	return s, nil
 }
@@ -111,22 +125,35 @@ func Open(opts Options) (*Store, error) {
 // Dir is the store's directory.
 func (s *Store) Dir() string { return s.opts.Dir }
 
-// sweep removes the files of kept results older than MaxAge.
+// sweep removes the files of kept results older than MaxAge: by the time
+// since this store kept them, or, for the others, by their modification
+// time (see the package doc for a clock that jumps).
 func (s *Store) sweep() {
 	ents, err := os.ReadDir(s.opts.Dir)
 	if err != nil {
 		return
 	}
-	old := s.opts.Now().Add(-s.opts.MaxAge)
+	now, maxAge := s.opts.Now(), s.opts.MaxAge
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasPrefix(name, filePrefix) || !strings.HasSuffix(name, fileSuffix) || !e.Type().IsRegular() {
 			continue
 		}
-		if info, err := e.Info(); err == nil && info.ModTime().Before(old) {
+		id := strings.TrimSuffix(strings.TrimPrefix(name, filePrefix), fileSuffix)
+		s.mu.Lock()
+		at, ours := s.kept[id]
+		s.mu.Unlock()
+		var old bool
+		if ours {
+			old = now.Sub(at) > maxAge
+		} else if info, err := e.Info(); err == nil {
+			d := now.Sub(info.ModTime())
+			old = d > maxAge || d < -maxAge
+		}
+		if old {
 			os.Remove(filepath.Join(s.opts.Dir, name))
 			s.mu.Lock()
-			s.forget(strings.TrimSuffix(strings.TrimPrefix(name, filePrefix), fileSuffix))
+			s.forget(id)
 			s.mu.Unlock()
 		}
 	}
@@ -138,6 +165,7 @@ func (s *Store) forget(id string) {
 		s.total -= n
 		delete(s.sizes, id)
 	}
+	delete(s.kept, id)
 }
 
 func (s *Store) path(id string) string { return filepath.Join(s.opts.Dir, filePrefix+id+fileSuffix) }
@@ -182,6 +210,7 @@ func (s *Store) keep(write func(io.Writer) error) (adapter.Kept, error) {
 	}
 	s.mu.Lock()
 	s.sizes[id] = cw.n
+	s.kept[id] = s.opts.Now()
 	s.total += cw.n
 	s.mu.Unlock()
 	lines := cw.lines

@@ -19,7 +19,9 @@ import (
 //   - what the session reads of a response is bounded while it is read,
 //     after decompression (see wrapBody and sseGuard);
 //   - a 429 or 503 with a short Retry-After is sent once more after it
-//     (see retryWait).
+//     (see retryWait);
+//   - a request that met a dead pooled connection (after a sleep, a
+//     server restart) is sent once more on a new one (see sendFresh).
 type guardRoundTripper struct {
 	id     string   // server id, for errors
 	origin *url.URL // the server's configured URL
@@ -31,6 +33,9 @@ type guardRoundTripper struct {
 	log         *slog.Logger
 	next        http.RoundTripper
 	headers     *headerRoundTripper // the static-header layer inside next
+	// closeIdle closes the idle connections of the transport under next,
+	// nil when it has no such method (see sendFresh).
+	closeIdle func()
 
 	refused  atomic.Pointer[crossOriginError] // the last refused request
 	endpoint atomic.Pointer[url.URL]          // the legacy endpoint, once checked
@@ -70,7 +75,7 @@ func (g *guardRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 	if id != nil {
 		req, x = detach(req)
 	}
-	resp, err := g.next.RoundTrip(req)
+	resp, err := g.sendFresh(req) // staleconn.go
 	if err != nil {
 		x.end()
 		return nil, err

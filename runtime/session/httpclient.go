@@ -109,6 +109,7 @@ func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *g
 			base = c.Transport
 		}
 	}
+	pool := base // the transport that holds the connections
 	if o.Logger != nil && o.Logger.Enabled(context.Background(), slog.LevelDebug) {
 		base = &debugRoundTripper{base: base, log: o.Logger, id: o.ID}
 	}
@@ -126,6 +127,9 @@ func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *g
 		id: o.ID, origin: own, crossOrigin: crossOrigin, legacySSE: legacySSE,
 		max: o.maxResponseBytes(), log: o.logger(), next: inner, headers: h,
 		replies: make(chan struct{}, maxPendingReplies),
+	}
+	if ci, ok := pool.(interface{ CloseIdleConnections() }); ok {
+		g.closeIdle = ci.CloseIdleConnections
 	}
 	c.Transport = g
 	next := c.CheckRedirect
