@@ -166,7 +166,16 @@ func (h *Handler) refresh(ctx context.Context, rejected, tokenURL string) error 
 	rec.Client.Confirmed = true
 	h.recovered()
 	if err := h.save(ctx, rec); err != nil {
-		return err
+		// The server may have rotated the refresh token: the tokens on
+		// disk may be dead now, and dropping the new ones too would cost
+		// a login. They serve this process; the next start may need one.
+		h.mu.Lock()
+		h.rec = rec.clone()
+		h.mu.Unlock()
+		h.log.Warn("the refreshed tokens were not saved; they are kept for this process only (the next start may ask for a login)",
+			"server", h.opts.ServerID, "error", err)
+		h.changed()
+		return nil
 	}
 	h.setReason("")
 	h.log.Debug("token refreshed", "server", h.opts.ServerID)
