@@ -102,14 +102,18 @@ func startServed(ctx context.Context, host, dir string, env []string) (*served, 
 	return sv, nil
 }
 
-func (s *served) stop() {
-	_ = s.stdin.Close()
+func (s *served) stop() { stopServe(s.cmd, s.stdin) }
+
+// stopServe ends a host serve child as a UI does: its stdin closed, then
+// waited for, killed after 20 seconds.
+func stopServe(cmd *exec.Cmd, stdin io.Closer) {
+	_ = stdin.Close()
 	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
+	go func() { _ = cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
+		_ = cmd.Process.Kill()
 		<-done
 	}
 }

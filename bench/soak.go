@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mcp-host/mcp-host/internal/runstats"
@@ -82,11 +81,24 @@ func soakProc(pid int) (rss int64, children int) {
 
 // descendants lists the processes below pid, from /proc.
 func descendants(pid int) []int {
+	children := procChildren()
+	var out []int
+	for todo := children[pid]; len(todo) > 0; {
+		p := todo[0]
+		todo = append(todo[1:], children[p]...)
+		out = append(out, p)
+	}
+	return out
+}
+
+// procChildren maps each process to its children, from /proc (empty
+// where there is none).
+func procChildren() map[int][]int {
+	children := map[int][]int{}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return children
 	}
-	children := map[int][]int{}
 	for _, e := range ents {
 		p, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -96,6 +108,7 @@ func descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
+		// The fields after the command's closing parenthesis: state, ppid.
 		i := strings.LastIndexByte(string(b), ')')
 		if i < 0 {
 			continue
@@ -106,13 +119,7 @@ func descendants(pid int) []int {
 			}
 		}
 	}
-	var out []int
-	for todo := children[pid]; len(todo) > 0; {
-		p := todo[0]
-		todo = append(todo[1:], children[p]...)
-		out = append(out, p)
-	}
-	return out
+	return children
 }
 
 // withMarker lists the processes whose command line holds marker (the
@@ -241,17 +248,7 @@ func startSoakHost(ctx context.Context, host, dir string, env []string, script s
 	return h, nil
 }
 
-func (h *soakHost) stop() {
-	_ = h.stdin.Close()
-	done := make(chan struct{})
-	go func() { _ = h.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = h.cmd.Process.Signal(syscall.SIGKILL)
-		<-done
-	}
-}
+func (h *soakHost) stop() { stopServe(h.cmd, h.stdin) }
 
 // state is server id's status (and its error).
 func (h *soakHost) state(ctx context.Context, id string) (string, string, error) {

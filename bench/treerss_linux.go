@@ -10,30 +10,7 @@ import (
 // treeRSS is the resident memory of process pid and all its descendants,
 // in bytes, from /proc (0 when unknown).
 func treeRSS(pid int) int64 {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
-	children := map[int][]int{}
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The fields after the command's closing parenthesis: state, ppid.
-		i := strings.LastIndexByte(string(b), ')')
-		f := strings.Fields(string(b[i+1:]))
-		if i < 0 || len(f) < 2 {
-			continue
-		}
-		if pp, err := strconv.Atoi(f[1]); err == nil {
-			children[pp] = append(children[pp], p)
-		}
-	}
+	children := procChildren()
 	var total int64
 	page := int64(os.Getpagesize())
 	for todo := []int{pid}; len(todo) > 0; {
