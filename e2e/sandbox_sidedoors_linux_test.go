@@ -1,10 +1,13 @@
 package e2e_test
 
 import (
+	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -229,4 +232,120 @@ func TestSandboxForeignSyscallABI(t *testing.T) {
 	s.expectErrno(t, "EPERM", "i386", "unix "+agent)
 	s.configure(t, `{"network":"none"}`)
 	s.expectErrno(t, "EPERM", "i386", "mptcp "+s.listener)
+}
+
+// Files that run code later (docs/SANDBOX.md): a repository the user
+// names as a server's argument is granted to it, but its hooks, its
+// config, its editor tasks and its .envrc stay read-only (EROFS) and its
+// .git cannot be renamed away to be remade (EBUSY), while the rest of the
+// repository, .git/objects included, is written as before. The server is
+// added plainly (host mcp add, the default sandbox), so the host starts it
+// through host-confine; each attempt is first shown to succeed with
+// "sandbox": false, so that every refusal is the sandbox's.
+func TestSandboxCodeFiles(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	gitPath, err := exec.LookPath("git")
+	testenv.Require(t, "git on PATH (the test makes a repository with git init)", err)
+	s := newSandboxHome(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	cmd := exec.Command(gitPath, "init", "-q", repo)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	in := func(p string) string { return filepath.Join(repo, filepath.FromSlash(p)) }
+	hook, gitConfig, tasks, envrc := in(".git/hooks/pre-commit"), in(".git/config"), in(".vscode/tasks.json"), in(".envrc")
+	if err := os.MkdirAll(filepath.Dir(tasks), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	originals := map[string]string{
+		tasks: `{"version":"2.0.0","tasks":[{"label":"build","type":"shell","command":"make"}]}`,
+		envrc: "export APP_ENV=dev\n",
+	}
+	if originals[gitConfig], err = readString(gitConfig); err != nil {
+		t.Fatal(err)
+	}
+	restore := func() {
+		t.Helper()
+		if _, err := os.Stat(in(".git.away")); err == nil {
+			if err := os.Rename(in(".git.away"), in(".git")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Remove(hook); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for p, content := range originals {
+			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	restore()
+	// What the server tries, and what the sandbox answers each.
+	doors := []struct{ action, target, errno string }{
+		{"write", hook, "EROFS"},
+		{"append", gitConfig, "EROFS"},
+		{"write", tasks, "EROFS"},
+		{"write", envrc, "EROFS"},
+		{"rename", in(".git"), "EBUSY"},
+	}
+	work := [][2]string{{"write", in("notes.txt")}, {"write", in(".git/objects/probe-object")}}
+
+	args, _ := json.Marshal([]string{repo})
+	cfg := `{"version":1,"mcp":{"servers":{"probe":{"command":` + quote(s.probe) + `,"args":` + string(args) + `,"sandbox":false}}}}`
+	if err := os.WriteFile(s.global, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range doors {
+		if out := s.attack(t, d.action, d.target); !strings.Contains(out, "ok:") {
+			t.Fatalf("unconfined %s %s is not open, so its refusal would prove nothing:\n%s", d.action, d.target, out)
+		}
+		restore() // the next door, and the confined run, meet the repository as the user left it
+	}
+
+	// As a user adds it: the repository is the user's word, so the
+	// default grants it.
+	if err := os.Remove(s.global); err != nil {
+		t.Fatal(err)
+	}
+	out, code := s.host(t, "mcp", "add", "probe", "--", s.probe, repo)
+	if code != 0 || !strings.Contains(out, repo+" (named in its config)") {
+		t.Fatalf("mcp add: exit %d, want the grant of %s:\n%s", code, repo, out)
+	}
+	get, _ := s.host(t, "mcp", "get", "probe")
+	if line := regexp.MustCompile(`files that run code later: not protected[^\n]*no mount namespace[^\n]*`).FindString(get); line != "" {
+		// User namespaces refused (a sysctl, Ubuntu 24.04's AppArmor
+		// restriction): the host says so, and there is nothing to test.
+		testenv.Require(t, "a user and mount namespace for host-confine", errors.New(line))
+	}
+	readOnly := regexp.MustCompile(`files that run code later: enforced \(read-only in a mount namespace of its own: [^)]*` + regexp.QuoteMeta(in(".git/hooks")))
+	if !readOnly.MatchString(get) {
+		t.Errorf("mcp get does not say the repository's hooks are kept read-only:\n%s", get)
+	}
+	for _, d := range doors {
+		s.expectErrno(t, d.errno, d.action, d.target)
+	}
+	for _, w := range work {
+		if out := s.attack(t, w[0], w[1]); !strings.Contains(out, "ok:") {
+			t.Errorf("%s %s in the granted repository: want it written:\n%s", w[0], w[1], out)
+		}
+	}
+	if _, err := os.Stat(hook); err == nil {
+		t.Error("the pre-commit hook was written")
+	}
+	for p, want := range originals {
+		if got, err := readString(p); err != nil || got != want {
+			t.Errorf("%s changed: %q (%v), want %q", p, got, err, want)
+		}
+	}
+	if _, err := os.Stat(in(".git.away")); err == nil {
+		t.Error(".git was renamed away")
+	}
+}
+
+// readString is a file's content.
+func readString(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	return string(b), err
 }

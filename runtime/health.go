@@ -17,8 +17,25 @@ func (sv *server) checkHealth(s *session.Session) {
 	if err == nil || sv.ctx.Err() != nil {
 		return
 	}
+	if sv.entry.Config.TransportName() == "stdio" {
+		// A server that exited fails the ping at once, a moment before its
+		// session reports the loss with how it ended (exit status, stderr):
+		// that reason is the one the status should show.
+		select {
+		case <-s.Done():
+			return // the server's goroutine sees it
+		case <-sv.ctx.Done():
+			return
+		case <-time.After(lossReportWait):
+		}
+	}
 	sv.lose(s, fmt.Errorf("server %q stopped answering: %w", sv.entry.ID, err))
 }
+
+// lossReportWait bounds how long a failed health check of a stdio server
+// waits for the session to report its own end (it waits up to 500 ms for
+// the process to be reaped) before it reports the server lost.
+const lossReportWait = time.Second
 
 // lose tells the server's goroutine that session s is no longer usable,
 // unless s has been replaced already.

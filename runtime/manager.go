@@ -41,7 +41,11 @@ type ManagerOptions struct {
 	ResourceUpdated func(server, uri string)
 	// HTTPClient is passed to HTTP sessions; nil uses the session default.
 	HTTPClient *http.Client
-	// MinBackoff and MaxBackoff bound the delay between reconnects.
+	// MinBackoff and MaxBackoff bound the delay between reconnects: it
+	// doubles from MinBackoff (default 500 ms) with each failure in a row,
+	// up to MaxBackoff (default 30 s), less up to 20% of jitter. A session
+	// that stays up for MaxBackoff resets the count (docs/DESIGN.md,
+	// "Servers that keep failing").
 	MinBackoff, MaxBackoff time.Duration
 	// ClientInfo is sent in handshakes.
 	ClientInfo *mcp.Implementation
@@ -359,6 +363,9 @@ func (m *Manager) callTool(ctx context.Context, id, tool string, args any) (*mcp
 		// to auth_required with the reason, instead of staying "ready".
 		sv.lose(s, err)
 	case transportFailure(err):
+		// A server that died of a refusal of its sandbox says so (its
+		// stderr tail holds only EACCES), as a failed start does.
+		err = sv.withExitHint(err)
 		go sv.checkHealth(s)
 	}
 	return res, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/sandbox"
+	"github.com/mcp-host/mcp-host/runtime/session"
 )
 
 // SandboxOptions turn on the OS sandbox for stdio servers (see package
@@ -171,6 +172,28 @@ func (sv *server) withSandboxHint(err error) error {
 		return err
 	}
 	if h := sandbox.Hint(err.Error(), *st); h != "" {
+		return fmt.Errorf("%w; %s", err, h)
+	}
+	return err
+}
+
+// withExitHint adds to a request that failed because a sandboxed
+// server's process exited (session.ExitedError) the path or address its
+// stderr tail says the sandbox refused it, with the grant that allows it
+// (sandbox.Denied, as a failed start says it); a crash that names no
+// refusal is left as it is.
+func (sv *server) withExitHint(err error) error {
+	var exited *session.ExitedError
+	if !errors.As(err, &exited) {
+		return err
+	}
+	sv.mu.Lock()
+	st := sv.status.Sandbox
+	sv.mu.Unlock()
+	if st == nil {
+		return err
+	}
+	if h := sandbox.Denied(err.Error(), *st); h != "" {
 		return fmt.Errorf("%w; %s", err, h)
 	}
 	return err

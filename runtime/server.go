@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -167,6 +166,10 @@ func (sv *server) loop() {
 	if e.NeedsApproval() && !sv.awaitApproval() {
 		return
 	}
+	// attempts counts the failures in a row: connects that failed and
+	// sessions that ended before they had run for stableAfter. Only a
+	// session that stays up that long resets it, so a server that dies
+	// soon after every start backs off as one that never starts.
 	attempts := 0
 	var park State // a lazy server waits for a use in this state first
 	if sv.parkFirst() && !sv.lazy.now {
@@ -261,7 +264,7 @@ func (sv *server) loop() {
 			}
 			continue
 		}
-		attempts = 0
+		upSince := time.Now()
 		sv.refreshAuth()
 		info := s.Info()
 		sv.keepCatalog(s, s.Tools())
@@ -305,6 +308,9 @@ func (sv *server) loop() {
 		if idle != nil {
 			idle.Stop()
 		}
+		if idleStop || time.Since(upSince) >= sv.stableAfter() {
+			attempts = 0 // it ran fine: the next failure waits the shortest delay
+		}
 		if idleStop {
 			// Unused for idle_timeout_ms (idleStop detached the session):
 			// the process stops, the catalog listed last is offered until
@@ -316,9 +322,12 @@ func (sv *server) loop() {
 		sv.mu.Lock()
 		sv.sess, sv.gone = nil, lost
 		sv.mu.Unlock()
+		if lost != nil && !errors.Is(lost, auth.ErrLoginRequired) {
+			attempts++ // it ended on its own: a failure, in a row unless it had run long
+		}
 		if lost != nil && !errors.Is(lost, auth.ErrLoginRequired) && sv.parkFirst() && sv.ctx.Err() == nil {
 			sv.update(func(st *Status) {
-				st.State, st.LastError, st.Attempts = StateError, lost.Error(), 1
+				st.State, st.LastError, st.Attempts = StateError, lost.Error(), attempts
 				sv.lazy.parked = true
 			})
 			_ = s.Close()
@@ -339,7 +348,6 @@ func (sv *server) loop() {
 			continue // reconnecting lands in auth_required with the reason
 		}
 		if lost != nil {
-			attempts = 1
 			delay := backoff(attempts, sv.m.opts.MinBackoff, sv.m.opts.MaxBackoff)
 			sv.update(func(st *Status) {
 				st.State, st.LastError, st.Attempts, st.NextRetryAt = StateError, lost.Error(), attempts, time.Now().Add(delay)
@@ -460,19 +468,6 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 // policyStatus is a policy block in a status's form.
 func policyStatus(b *config.PolicyBlock) *PolicyStatus {
 	return &PolicyStatus{File: b.File, Rule: b.Rule, Reason: b.Reason}
-}
-
-// backoff returns the delay before connect attempt n (1-based): doubling
-// from min, capped at max, with up to 20% jitter.
-func backoff(n int, min, max time.Duration) time.Duration {
-	d := min
-	for i := 1; i < n && d < max; i++ {
-		d *= 2
-	}
-	if d > max {
-		d = max
-	}
-	return d + time.Duration(rand.Int64N(int64(d)/5+1))
 }
 
 // oauthHandler keeps a nil *auth.Handler from becoming a non-nil interface.

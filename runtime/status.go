@@ -81,9 +81,15 @@ type Status struct {
 	// began: a ready whose attempt began before a reconnect was asked for
 	// used what the reconnect replaces (the UI server hides it).
 	ConnectStartedAt time.Time `json:"-"`
-	// Attempts counts failed connects since the last success.
+	// Attempts counts the server's failures in a row: connects that
+	// failed and sessions that ended on their own before they had run for
+	// MaxBackoff (a server that dies soon after each start backs off as
+	// one that never starts). 0 while ready. docs/DESIGN.md, "Servers
+	// that keep failing".
 	Attempts int `json:"attempts,omitempty"`
-	// NextRetryAt is when the next connect is due after a failure.
+	// NextRetryAt is when the next connect is due after a failure; zero
+	// when none is scheduled (a lazy server's next use, a login or a
+	// config change starts it).
 	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
 	// Stderr is the kept tail of a stdio server's stderr.
 	Stderr string `json:"stderr,omitempty"`

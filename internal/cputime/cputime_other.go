@@ -5,3 +5,5 @@ package cputime
 import "time"
 
 func process() time.Duration { return 0 }
+
+func children() time.Duration { return 0 }

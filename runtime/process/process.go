@@ -163,6 +163,20 @@ func (p *Process) PID() int { return p.cmd.Process.Pid }
 // Exited is closed once the leader has exited and been reaped.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
+// ExitStatus says how the leader ended, as its wait status reads ("exit
+// status 3", "signal: killed"); ok is false while it runs.
+func (p *Process) ExitStatus() (status string, ok bool) {
+	select {
+	case <-p.exited:
+	default:
+		return "", false
+	}
+	if ps := p.cmd.ProcessState; ps != nil {
+		return ps.String(), true
+	}
+	return "exited", true // Wait failed before the leader was reaped
+}
+
 // ExitErr reports how the process ended, or nil while it runs.
 func (p *Process) ExitErr() error {
 	select {

@@ -10,7 +10,8 @@ import (
 )
 
 // requestErr wraps a failed request with the server, the method and what
-// happened: a timeout, a cancellation, a lost connection or the server's error.
+// happened: a timeout, a cancellation, the server's process exiting (see
+// [ExitedError]), a lost connection or the server's error.
 func (s *Session) requestErr(ctx context.Context, method, target string, err error) error {
 	err = markMadeUp(err)
 	what := method
@@ -27,6 +28,11 @@ func (s *Session) requestErr(ctx context.Context, method, target string, err err
 		}
 	case errors.Is(ctx.Err(), context.Canceled):
 		return fmt.Errorf("server %q: %s: cancelled: %w", s.opts.ID, what, context.Canceled)
+	}
+	if exited := s.exited(method, target, err); exited != nil {
+		// Before the lost connection: the watcher may have noticed the
+		// exit first, and "connection lost" says less.
+		return exited
 	}
 	s.mu.Lock()
 	lost, closing := s.lostErr, s.closing

@@ -174,6 +174,14 @@ func (s *Session) dial(ctx context.Context, version string) (*mcp.ClientSession,
 		}
 		cs, err = s.connectExt(ctx, proc.transport(), copts)
 		if err != nil {
+			if errors.Is(err, mcp.ErrConnectionClosed) {
+				// The server closed its end, most often by exiting at
+				// start: how it ended (its exit status) says why.
+				proc.awaitExit()
+				if perr := proc.ExitErr(); perr != nil {
+					err = fmt.Errorf("%w: %w", perr, err)
+				}
+			}
 			_ = proc.shutdown()
 			return nil, nil, info, proc.withTail(err)
 		}

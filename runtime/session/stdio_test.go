@@ -2,7 +2,9 @@ package session_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -173,6 +175,26 @@ func TestStdioCrashIsReportedWithStderr(t *testing.T) {
 	}
 	if _, err := s.CallTool(context.Background(), "getenv", nil); err == nil {
 		t.Error("call on a lost session succeeded")
+	}
+}
+
+// A call the server's process dies in says so: that it exited, how, and
+// its stderr tail, not the pipe's EOF (`calling "tools/call": EOF`).
+func TestStdioExitDuringCallIsReported(t *testing.T) {
+	s := connect(t, stdioOptions(t, nil))
+	_, err := s.CallTool(context.Background(), "crash", nil)
+	var exited *session.ExitedError
+	if !errors.As(err, &exited) || exited.Status != "exit status 3" || exited.Server != "local" {
+		t.Fatalf("call the server died in: %v, want a session.ExitedError with exit status 3", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{`server "local" exited during the call of tool "crash" (exit status 3)`, "stderr: stdio test server starting | crashing on purpose", `"env_vars"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error lacks %q: %s", want, msg)
+		}
+	}
+	if !errors.Is(err, io.EOF) {
+		t.Errorf("the error lost what the transport said (EOF): %v", err)
 	}
 }
 

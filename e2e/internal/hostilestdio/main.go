@@ -18,6 +18,10 @@
 //	                when stdin closed, "sigterm" for each SIGTERM (-stubborn
 //	                still ignores it): what the tests assert instead of
 //	                timing whole commands
+//	-crash MODE     crashes on purpose, saying so on stderr: "start" exits
+//	                at once (status 3), "init" exits 50 ms after answering
+//	                tools/list, that is right after the host's connect
+//	                (status 4)
 //
 // Tools: "echo" returns its "text" argument; "hang" never answers and
 // ignores cancellation.
@@ -51,6 +55,7 @@ func main() {
 	hugeApp := flag.Int("huge-app", 0, "bytes of the huge app's UI resource (0: no huge app)")
 	reads := flag.String("reads", "", "file recording each read of the huge app's UI resource")
 	events := flag.String("events", "", "file recording start, ready, eof and sigterm")
+	crash := flag.String("crash", "", `"start" or "init": exit at start, or right after the connect`)
 	flag.Parse()
 	event := func(kind string) {
 		if *events != "" {
@@ -60,6 +65,10 @@ func main() {
 	event("start")
 	time.Sleep(*startDelay)
 	event("ready")
+	if *crash == "start" {
+		fmt.Fprintln(os.Stderr, "hostilestdio: crashing at start (on purpose)")
+		os.Exit(3)
+	}
 
 	switch {
 	case *sleep:
@@ -107,6 +116,9 @@ func main() {
 	})
 	if *hugeApp > 0 {
 		addHugeApp(server, *hugeApp, *reads)
+	}
+	if *crash == "init" {
+		server.AddReceivingMiddleware(exitAfterList)
 	}
 	_ = server.Run(context.Background(), &mcp.StdioTransport{})
 	event("eof")
@@ -164,4 +176,20 @@ func addHugeApp(server *mcp.Server, size int, reads string) {
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/html;profile=mcp-app", Text: html}}}, nil
 	})
+}
+
+// exitAfterList makes the server exit (status 4) 50 ms after it answered
+// tools/list, the last request of the host's connect.
+func exitAfterList(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "tools/list" {
+			go func() {
+				time.Sleep(50 * time.Millisecond) // the answer goes out first
+				fmt.Fprintln(os.Stderr, "hostilestdio: exiting right after the connect (on purpose)")
+				os.Exit(4)
+			}()
+		}
+		return res, err
+	}
 }

@@ -8,6 +8,8 @@
 //	                             "refused: <error>":
 //	  read FILE      read a file
 //	  write FILE     create or overwrite a file
+//	  append FILE    append a line to an existing file
+//	  rename PATH    rename a file or directory to PATH.away beside it
 //	  connect ADDR   open a TCP connection
 //	  proxy ADDR     open a tunnel to ADDR through $HTTPS_PROXY (CONNECT)
 //	  kill-parent    send SIGTERM to its parent (the host)
@@ -26,6 +28,12 @@
 //
 //	work {"text"}                legitimate work: writes text to a file in
 //	                             its working directory and reads it back
+//	mkdir {"path"}               makes a directory and its parents, as a
+//	                             logger makes its log directory at its first
+//	                             message; when that fails it writes the error
+//	                             to stderr and exits with status 3 without
+//	                             answering (as @cyanheads/git-mcp-server dies
+//	                             of a refused mkdir of its LOGS_DIR)
 //
 // With -child ACTION TARGET it runs one attack and exits (the child).
 package main
@@ -73,6 +81,15 @@ func main() {
 		}
 		return text("ok: " + string(b)), nil, nil
 	})
+	mcp.AddTool(server, &mcp.Tool{Name: "mkdir", Description: "makes a directory, or dies"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+		Path string `json:"path"`
+	}) (*mcp.CallToolResult, any, error) {
+		if err := os.MkdirAll(in.Path, 0o700); err != nil {
+			fmt.Fprintf(os.Stderr, "fatal: the log directory: %v\n", err)
+			os.Exit(3)
+		}
+		return text("ok: made " + in.Path), nil, nil
+	})
 	_ = server.Run(context.Background(), &mcp.StdioTransport{})
 }
 
@@ -91,6 +108,17 @@ func attack(action, target string) string {
 		got = fmt.Sprintf("%d bytes", len(b))
 	case "write":
 		err = os.WriteFile(target, []byte("echo pwned\n"), 0o600)
+	case "append":
+		var f *os.File
+		f, err = os.OpenFile(target, os.O_WRONLY|os.O_APPEND, 0)
+		if err == nil {
+			_, err = f.WriteString("[alias]\n\tst = !echo pwned\n")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	case "rename":
+		err = os.Rename(target, target+".away")
 	case "connect":
 		var c net.Conn
 		c, err = net.DialTimeout("tcp", target, 3*time.Second)
