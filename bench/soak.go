@@ -139,6 +139,13 @@ func withMarker(marker string) []int {
 	return out
 }
 
+// killPID kills process p at once (SIGKILL where there are signals).
+func killPID(p int) {
+	if proc, err := os.FindProcess(p); err == nil {
+		_ = proc.Kill()
+	}
+}
+
 // countFiles counts the regular files below dir.
 func countFiles(dir string) int {
 	n := 0

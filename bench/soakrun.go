@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/mcp-host/mcp-host/demo/servers"
@@ -106,7 +105,7 @@ loop:
 	time.Sleep(time.Second)
 	left := withMarker(dir)
 	for _, p := range left {
-		_ = syscall.Kill(p, syscall.SIGKILL)
+		killPID(p)
 	}
 	t.Soak = thin(samples, 30)
 	t.SoakWork = w.summary(traffic)

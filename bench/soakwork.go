@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
@@ -92,7 +91,7 @@ func (w *soakWork) crashLoop(ctx context.Context) error {
 			return fmt.Errorf("crash %d: no process of the crashy server", w.crashes.Load()+1)
 		}
 		for _, p := range pids {
-			_ = syscall.Kill(p, syscall.SIGKILL)
+			killPID(p)
 		}
 		if err := w.backAfterCrash(ctx, pids); err != nil {
 			return err

@@ -37,8 +37,7 @@ const stormCount = 10000
 func newFloodPeer(t *testing.T) *floodPeer {
 	t.Helper()
 	p := &floodPeer{}
-	var srv *mcp.Server
-	srv = mcp.NewServer(&mcp.Implementation{Name: "flood-peer", Version: "1"}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: "flood-peer", Version: "1"}, &mcp.ServerOptions{
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
