@@ -165,16 +165,7 @@ func (sv *server) withSandboxHint(err error) error {
 	if err == nil || errors.Is(err, errConfig) {
 		return err
 	}
-	sv.mu.Lock()
-	st := sv.status.Sandbox
-	sv.mu.Unlock()
-	if st == nil {
-		return err
-	}
-	if h := sandbox.Hint(err.Error(), *st); h != "" {
-		return fmt.Errorf("%w; %s", err, h)
-	}
-	return err
+	return sv.withHint(err, sandbox.Hint)
 }
 
 // withExitHint adds to a request that failed because a sandboxed
@@ -187,13 +178,19 @@ func (sv *server) withExitHint(err error) error {
 	if !errors.As(err, &exited) {
 		return err
 	}
+	return sv.withHint(err, sandbox.Denied)
+}
+
+// withHint appends what hint reads in err for the server's sandbox, if
+// it is confined and hint says anything.
+func (sv *server) withHint(err error, hint func(string, sandbox.Status) string) error {
 	sv.mu.Lock()
 	st := sv.status.Sandbox
 	sv.mu.Unlock()
 	if st == nil {
 		return err
 	}
-	if h := sandbox.Denied(err.Error(), *st); h != "" {
+	if h := hint(err.Error(), *st); h != "" {
 		return fmt.Errorf("%w; %s", err, h)
 	}
 	return err
