@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,12 +32,13 @@ func TestSchemaCheckCatchesAWrongFieldType(t *testing.T) {
 	t.Logf("caught: %v", bad[0])
 }
 
-// A UI of another protocol version gets an initialize error naming both
-// versions, stays uninitialized, and can initialize again with this one.
+// A UI of a protocol version outside the window gets an initialize error
+// naming its version and the window, stays uninitialized, and can
+// initialize again naming one the runtime speaks, which it is served.
 func TestProtocolVersionMismatch(t *testing.T) {
 	h := startServe(t, []string{"MCP_HOST_SERVERS={}"})
 	ctx := ctxT(t, 30*time.Second)
-	const old = "2026-11-23"
+	const old = "2026-11-21" // before the window (protocol.Versions)
 	_, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: old, ClientInfo: protocol.Implementation{Name: "old-ui"}})
 	var perr *protocol.Error
 	if !errors.As(err, &perr) || perr.Code != protocol.CodeUnsupportedVersion {
@@ -45,15 +47,17 @@ func TestProtocolVersionMismatch(t *testing.T) {
 	if !strings.Contains(perr.Message, old) || !strings.Contains(perr.Message, protocol.Version) {
 		t.Errorf("message %q does not name both versions", perr.Message)
 	}
-	if d := protocol.DataOf(err); d.Kind != protocol.KindUnsupportedVersion || d.ProtocolVersion != protocol.Version {
+	if d := protocol.DataOf(err); d.Kind != protocol.KindUnsupportedVersion || d.ProtocolVersion != protocol.Version || !slices.Equal(d.SupportedVersions, protocol.Versions) {
 		t.Errorf("data %+v", d)
 	}
 	_, err = h.rt.MCPList(ctx, &protocol.Empty{})
 	if !errors.As(err, &perr) || perr.Code != protocol.CodeNotInitialized {
 		t.Errorf("mcp.list after the refused initialize: %v, want %d", err, protocol.CodeNotInitialized)
 	}
-	res, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "new-ui"}})
-	if err != nil || res.ProtocolVersion != protocol.Version {
-		t.Fatalf("initialize with %s after the refusal: %v, %+v", protocol.Version, err, res)
+	// A UI that speaks an older version of the window and one outside it
+	// is served the older one.
+	res, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: old, ProtocolVersions: []string{old, "2026-11-23"}, ClientInfo: protocol.Implementation{Name: "older-ui"}})
+	if err != nil || res.ProtocolVersion != "2026-11-23" {
+		t.Fatalf("initialize with %s and 2026-11-23 after the refusal: %v, %+v", old, err, res)
 	}
 }
