@@ -115,6 +115,12 @@ func (w *soakWork) backAfterCrash(ctx context.Context, killed []int) error {
 		if st == protocol.StateReady && len(now) > 0 && !slices.Contains(killed, now[0]) {
 			return nil
 		}
+		if st == protocol.StateError || st == protocol.StateIdle {
+			// A server that starts on first use (stdio's default in host
+			// serve) waits in error for its next use after a crash: use it.
+			wake := json.RawMessage(`{"text":"wake"}`)
+			_, _ = w.h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "crashy", Tool: "echo", Arguments: wake, WaitReadyMS: 30000})
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("crash %d: the server never came back (%s: %s)", w.crashes.Load()+1, st, last)
