@@ -62,12 +62,12 @@ func startConfined(cmd *exec.Cmd, eff *Effective, abi int) error {
 	if err := protectHost(); err != nil {
 		return err
 	}
+	opts := filterOptions{supervised: true, onlyTCP: eff.Network != NetworkAll}
 	if helper, _ := codeLayer(eff); helper != "" {
 		if plan := mountPlan(eff); len(plan.ReadOnly) > 0 {
-			return startInNamespace(cmd, eff, helper, fd, flags, plan)
+			return startInNamespace(cmd, eff, helper, fd, flags, opts, plan)
 		}
 	}
-	opts := filterOptions{supervised: true, onlyTCP: eff.Network != NetworkAll}
 	listener := -1
 	err = onThreadThatEnds(func() error {
 		opts.startTID = unix.Gettid()

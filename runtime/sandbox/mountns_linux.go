@@ -68,20 +68,12 @@ func checkHelper(path string) (string, string) {
 	err = mapIDs(cmd.Process.Pid)
 	stdin.Close() // the helper waits for it, its ids mapped
 	if werr := cmd.Wait(); err == nil && werr != nil {
-		err = fmt.Errorf("%v %s", werr, bytesTrim([]byte(out.String())))
+		err = fmt.Errorf("%v %.200s", werr, out.String())
 	}
 	if err != nil {
 		return "", fmt.Sprintf("no mount namespace for the helper (%v)", err)
 	}
 	return path, ""
-}
-
-func bytesTrim(b []byte) string {
-	const max = 200
-	if len(b) > max {
-		b = b[:max]
-	}
-	return string(b)
 }
 
 // inNamespace makes the process a new user and mount namespace, with
@@ -154,11 +146,13 @@ func gitDirOf(p string) string {
 // plan, mounts, confines itself with the ruleset fd and the filter, hands
 // the supervisor's listener back and execs the server, whose pid is the
 // helper's.
-func startInNamespace(cmd *exec.Cmd, eff *Effective, helper string, ruleset int, flags uint32, plan confine.Plan) error {
+// opts are the filter's, as for a start from the host's thread (no
+// thread of the host is confined here, so no startTID).
+func startInNamespace(cmd *exec.Cmd, eff *Effective, helper string, ruleset int, flags uint32, opts filterOptions, plan confine.Plan) error {
 	if len(cmd.ExtraFiles) > 0 {
 		return errors.New("sandbox: a server started with extra descriptors cannot start through the helper")
 	}
-	prog, err := assembleFilter(serverFilter(filterOptions{supervised: true, onlyTCP: eff.Network != NetworkAll}))
+	prog, err := assembleFilter(serverFilter(opts))
 	if err != nil {
 		return err
 	}
