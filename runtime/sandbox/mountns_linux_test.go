@@ -4,12 +4,15 @@ package sandbox
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcp-host/mcp-host/internal/ptytest"
 )
 
 // buildHelper builds cmd/host-confine once for the package's tests.
@@ -154,4 +157,45 @@ func TestConfineCodePlacesBelowAGrant(t *testing.T) {
 	expectErrno(t, eff, f.cwd, []string{"EBUSY"}, "rename", filepath.Join(repo, ".git"), filepath.Join(repo, "old"))
 	expect(t, eff, f.cwd, true, "write", filepath.Join(repo, "README"))
 	expect(t, eff, f.cwd, true, "write", filepath.Join(repo, ".git", "objects", "x"))
+}
+
+// A server started through the helper meets every other wall as one
+// started from the host's thread: the helper confines itself with the
+// same ruleset and filter before its exec. Each door is first shown open
+// without the sandbox, and each refusal is the sandbox's own errno.
+func TestConfineSideDoorsThroughTheHelper(t *testing.T) {
+	f := newFixture(t)
+	helper, err := buildHelper()
+	if err != nil {
+		t.Fatalf("go build ./cmd/host-confine: %v", err)
+	}
+	repo := repoFixture(t, f)
+	useHelper(t, helper, "")
+	sock := unixListener(t, f.home)
+	ln := listen(t)
+	_, port, _ := net.SplitHostPort(ln)
+	_, pts := ptytest.Open(t)
+	for _, probe := range [][]string{{"unix", sock}, {"mptcp", port}, {"udp"}, {"tty", pts.Name()}} {
+		if out, ok := runUnconfined(t, nil, nil, probe...); !ok {
+			t.Fatalf("unconfined %v: %s", probe, out)
+		}
+	}
+	eff := f.resolve(t, Policy{Network: &Network{Mode: NetworkNone}}, repo)
+	if p := strings.Join(Protections(eff), "\n"); !strings.Contains(p, ProtectCode+": enforced") {
+		t.Fatalf("the helper is not in use:\n%s", p)
+	}
+	expectErrno(t, eff, repo, []string{"EROFS"}, "write", filepath.Join(repo, ".git", "config"))
+	expectRefused(t, eff, repo, "unix", sock)
+	expectRefused(t, eff, repo, "mptcp", port)
+	expectRefused(t, eff, repo, "udp")
+	expectRefused(t, eff, repo, "raw")
+	expectRefused(t, eff, repo, "connect", ln)
+	expectRefused(t, eff, repo, "tty", pts.Name())
+	expectRefused(t, eff, repo, "tty", "/dev/tty")
+	expectRefused(t, eff, repo, "read", filepath.Join(f.home, ".ssh", "id_rsa"))
+	expectRefused(t, eff, repo, "write", filepath.Join(f.home, ".bashrc"))
+	expectRefused(t, eff, repo, "kill", "0")
+	expectRefused(t, eff, repo, "parent-environ")
+	expectRefused(t, eff, repo, "host-mem")
+	expectRefused(t, eff, repo, "child", "unix", sock)
 }
