@@ -39,7 +39,7 @@ func (sv *server) initLazy() {
 	if c == nil || e.Blocked != nil || e.Err != nil || e.Config.StartMode() != config.StartLazy {
 		return
 	}
-	sv.lazy.on, sv.lazy.key = true, catalogKey(e.ID, &e.Config)
+	sv.lazy.on, sv.lazy.key = true, CatalogKey(e.ID, &e.Config)
 	if cat, ok := c.Load(sv.lazy.key); ok {
 		sv.lazy.cat = cat
 	}

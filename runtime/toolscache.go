@@ -21,13 +21,13 @@ func toolsCacheKey(id string, cfg *config.ServerConfig) string {
 	return id + "\x00" + string(raw)
 }
 
-// catalogKey is the key of a server's kept catalog
+// CatalogKey is the key of a server's kept catalog
 // (ManagerOptions.Catalogs): its id and its definition as written, with
 // the names of its environment variables and headers but not their
 // values, so that a rotated token does not discard the catalog. The
 // catalog is shown only until the server starts; the live one replaces
-// it.
-func catalogKey(id string, cfg *config.ServerConfig) string {
+// it. Shell completion reads the kept catalog under it too.
+func CatalogKey(id string, cfg *config.ServerConfig) string {
 	def := struct {
 		Transport, URL, Command, Cwd, ProtocolVersion string
 		Args, Env, EnvVars, Headers                   []string

@@ -69,6 +69,12 @@ func quietFlagSet(name string) *flag.FlagSet {
 // -1 to go on, or an exit code: exitOK after printing the command's help
 // for -h/--help, exitUsage after printing a one-line error.
 func parseArgs(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) ([]string, int) {
+	if fc, ok := stdout.(*flagCatcher); ok {
+		// host __complete learns the command's flags; the command ends
+		// here, before it does anything (completion_flags.go).
+		fc.fs = fs
+		return nil, exitOK
+	}
 	pos, err := parse(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):

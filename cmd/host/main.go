@@ -131,6 +131,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runWeb(args[1:], stdout, stderr)
 	case "protocol":
 		return runProtocol(args[1:], stdout, stderr)
+	case "__complete": // hidden: the completion scripts' candidates (completion_complete.go)
+		return runComplete(args[1:], stdout, stderr)
 	case "demo-stdio-server": // hidden: the demo's local server
 		return runDemoStdio(stderr)
 	default:
