@@ -110,6 +110,11 @@ func (sv *server) sandboxWrap(cfg *config.ServerConfig) func(*exec.Cmd) (func() 
 			return nil, err
 		}
 		st, start, err := sandbox.Wrap(cmd, eff)
+		sv.mu.Lock()
+		if sv.fetched != "" {
+			st.Protections = append(st.Protections, "launcher: "+sv.fetched)
+		}
+		sv.mu.Unlock()
 		sv.update(func(s *Status) { s.Sandbox = &st })
 		if err != nil {
 			return nil, required(err)

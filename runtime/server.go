@@ -42,6 +42,7 @@ type server struct {
 
 	adapted adapted         // the adapted catalog, kept between runs (adapted.go)
 	tmp     string          // a stdio server's private temp dir (sandboxed.go)
+	fetched string          // what its launcher fetched before a start without network (launcherfetch.go)
 	proxy   *netproxy.Proxy // a stdio server's network proxy (netproxied.go)
 	lazy    lazyState       // start on first use, stop when idle (lazy.go)
 }
@@ -459,6 +460,13 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 				sv.m.opts.OnToolsChanged(e.ID)
 			}
 		},
+	}
+	program, args, err := sv.fetchLauncher(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	if program != "" {
+		opts.Command, opts.Args = program, args
 	}
 	opts.WrapCommand = sv.sandboxWrap(&cfg)
 	s, err := session.Connect(ctx, opts)

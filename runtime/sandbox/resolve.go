@@ -133,6 +133,11 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 			// nothing of the user's.
 			eff.Write = append([]string{ctx.Cwd}, eff.Write...)
 		}
+		if ctx.StateDir != "" {
+			// Read only: what its launcher fetched before it started
+			// (see [PlanFetch]), which it cannot change for its next start.
+			eff.Read = append(eff.Read, ctx.StateDir)
+		}
 	default:
 		eff.Network = NetworkAll
 		if ctx.Cwd != "" {
@@ -283,7 +288,7 @@ func (e *Effective) Summary() string {
 	reads := "system, toolchains, own files"
 	var extra []string
 	for _, p := range e.Read {
-		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) {
+		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) || (p == e.StateDir && !slices.Contains(e.Write, p)) {
 			extra = append(extra, e.named(p))
 		}
 	}
