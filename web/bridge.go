@@ -50,6 +50,11 @@ type Bridge struct {
 	// gets it in its hello, under the same lock as the events after it, so
 	// no answer travelling on another connection can show it a stale state.
 	servers map[string]json.RawMessage
+	// transcript is the conversation so far, which a page gets after its
+	// hello (transcript.go); conversation is its id, which every page
+	// continues.
+	transcript   transcript
+	conversation string
 }
 
 // pendingRequest is a runtime request waiting for a page's answer.
@@ -68,8 +73,11 @@ type pageAnswer struct {
 type event struct {
 	// Kind is hello (Init holds the runtime's initialize answer),
 	// notification, request (ID is the bridge's id, to answer with),
-	// answered or withdrawn (the request ID is closed), or closed (the
-	// runtime has gone).
+	// answered or withdrawn (the request ID is closed), closed (the
+	// runtime has gone), user (the user's message: Params are its
+	// run.start params, From the prompt they came from; or App the app
+	// whose message the user sent), conversation (Conversation is the one
+	// the pages continue) or cleared (a new conversation begins).
 	Kind   string          `json:"kind"`
 	ID     int64           `json:"id,omitempty"`
 	Method string          `json:"method,omitempty"`
@@ -79,6 +87,18 @@ type event struct {
 	Servers []json.RawMessage `json:"servers,omitempty"`
 	// Reason says why a request was withdrawn or the runtime closed.
 	Reason string `json:"reason,omitempty"`
+	// From names, in a user event, the prompt (server:name) whose
+	// messages the user sent.
+	From string `json:"from,omitempty"`
+	// App is, in a user event, the app whose message the user agreed to
+	// send (a ui.confirm.request's app: server, tool and text).
+	App json.RawMessage `json:"app,omitempty"`
+	// Conversation is, in a hello or a conversation event, the
+	// conversation the pages continue.
+	Conversation string `json:"conversation,omitempty"`
+	// Dropped reports, in a hello, that the transcript that follows lacks
+	// the conversation's oldest events (it is bounded).
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 type subscriber struct {
@@ -194,9 +214,7 @@ func (b *Bridge) broadcast(e event) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if e.Kind == "notification" && e.Method == protocol.MethodMCPStatus {
-		b.noteStatus(e.Params)
-	}
+	b.keep(e, data)
 	for s := range b.subs {
 		select {
 		case s.ch <- data:
@@ -222,8 +240,8 @@ func (b *Bridge) subscribe() (*subscriber, [][]byte) {
 	for _, id := range ids {
 		servers = append(servers, b.servers[id])
 	}
-	hello, _ := json.Marshal(event{Kind: "hello", Init: b.init, Servers: servers})
-	first := [][]byte{hello}
+	hello, _ := json.Marshal(event{Kind: "hello", Init: b.init, Servers: servers, Conversation: b.conversation, Dropped: b.transcript.dropped})
+	first := append([][]byte{hello}, b.transcript.events()...)
 	for id := int64(1); id <= b.nextID; id++ {
 		if p, ok := b.pending[id]; ok {
 			data, _ := json.Marshal(p.event)
@@ -294,6 +312,9 @@ func writeEvent(w http.ResponseWriter, data []byte) {
 type callRequest struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// From names, on a run.start, the prompt (server:name) whose messages
+	// the turn sends, for the transcript; it is not relayed.
+	From string `json:"from,omitempty"`
 }
 
 // callAnswer is the answer to POST /api/call.
@@ -324,11 +345,13 @@ func (b *Bridge) serveCall(w http.ResponseWriter, r *http.Request) {
 	if len(req.Params) > 0 {
 		params = req.Params
 	}
+	b.beforeCall(req)
 	var result json.RawMessage
 	err := conn.Call(r.Context(), req.Method, params, &result)
 	var perr *protocol.Error
 	switch {
 	case err == nil:
+		b.afterCall(req.Method, result)
 		writeJSON(w, callAnswer{Result: result})
 	case errors.As(err, &perr):
 		writeJSON(w, callAnswer{Error: perr})
@@ -357,6 +380,7 @@ func (b *Bridge) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("no request %d is waiting (it was answered or withdrawn)", req.ID), http.StatusNotFound)
 		return
 	}
+	b.beforeAnswer(p.event, req.pageAnswer)
 	p.answer <- req.pageAnswer
 	w.WriteHeader(http.StatusNoContent)
 }

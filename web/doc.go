@@ -6,7 +6,10 @@
 // /api/markdown, which renders a model's answer with internal/markdown) and the
 // runtime's notifications and requests reach the page as Server-Sent Events
 // (/api/events). The page itself is plain HTML, CSS and JavaScript embedded
-// with go:embed; there is no build step.
+// with go:embed; there is no build step. The bridge keeps the
+// conversation's transcript (the user's messages and the runs' events,
+// bounded): a page opened again gets it after its hello and shows it as
+// the pages that saw it live did, then the questions still waiting.
 //
 // The server trusts nothing but its own page: a random secret in the
 // printed URL is swapped for an HttpOnly, SameSite=Strict cookie, every

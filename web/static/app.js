@@ -18,6 +18,7 @@
 import { ANSWERS, ERROR_CODES, NOTIFICATIONS as N, UI_HANDLERS, bindMethods, checkFields } from './protocol.js';
 import { addText, finishText, safeURL } from './markdown.js';
 import { drawServers } from './servers.js';
+import { askCards } from './asks.js';
 
 const state = {
   init: null,
@@ -32,12 +33,14 @@ const state = {
 // ---- the bridge ----
 
 // call sends one protocol request through the bridge; the page calls it
-// only through rpc.
-async function call(method, params) {
+// only through rpc. from names, on a run.start, the prompt whose messages
+// the turn sends: the bridge keeps it in the transcript, and does not
+// relay it.
+async function call(method, params, from) {
   const r = await fetch('/api/call', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ method, params }),
+    body: JSON.stringify(from ? { method, params, from } : { method, params }),
   });
   if (!r.ok) throw new Error(method + ': HTTP ' + r.status + ' ' + (await r.text()));
   const a = await r.json();
@@ -110,7 +113,10 @@ function note(text, cls) {
 
 function handle(e) {
   switch (e.kind) {
-    case 'hello': return hello(e.init, e.servers);
+    case 'hello': return hello(e);
+    case 'user': return userTurn(e);
+    case 'conversation': state.conversation = e.conversation; return;
+    case 'cleared': state.conversation = null; return clearLog();
     case 'notification': return notification(e.method, e.params || {});
     case 'request': return showAsk(e);
     case 'answered':
@@ -123,9 +129,16 @@ function handle(e) {
 // last status of every server comes with it, in order with the events that
 // follow, so the /mcp view takes statuses only from there and from
 // mcp.status, never from an answer that may have overtaken a newer event.
-function hello(init, servers) {
-  state.init = init || {};
+// The conversation so far follows it (the bridge's transcript: the user's
+// messages and the runs' events, shown as they were live), then the
+// questions still waiting.
+function hello(e) {
+  const servers = e.servers;
+  state.init = e.init || {};
   for (const id of [...state.asks.keys()]) removeAsk(id);
+  clearLog();
+  state.conversation = e.conversation || null;
+  if (e.dropped) note('The beginning of this conversation is no longer kept: host web keeps its last part.');
   const caps = state.init.capabilities || {};
   $('model').textContent = caps.model ? 'model: ' + caps.model : 'no model configured';
   $('conn').textContent = 'connected';
@@ -160,6 +173,40 @@ function notification(method, p) {
 }
 
 // ---- chat ----
+
+// clearLog empties the transcript and forgets its runs and their apps.
+function clearLog() {
+  $('log').replaceChildren();
+  state.runs.clear();
+  state.activeRun = null;
+  $('cancel').disabled = true;
+  if (window.mcpApps && window.mcpApps.reset) window.mcpApps.reset();
+}
+
+// userTurn shows the user's message of a user event (every page gets it
+// from the bridge, the one that sent it too): what a run.start sent (its
+// prompt, the messages of the prompt it came from, its attachments), or an
+// app's message the user agreed to send. A prompt's messages are the
+// server's text: text only.
+function userTurn(e) {
+  const p = e.params || {};
+  let node;
+  if (e.app) {
+    node = el('div', { class: 'msg user from-app' }, el('div', { class: 'app-label', text: 'from the app of ' + e.app.server + '/' + e.app.tool }), e.app.text || '');
+  } else if (e.from || (p.messages || []).length) {
+    node = el('div', { class: 'msg user from-prompt' }, el('div', { class: 'muted', text: 'from ' + (e.from || 'a prompt') }));
+    for (const m of p.messages || []) {
+      const c = m.content || {};
+      node.append(el('div', { text: m.role + ': ' + (c.type === 'text' ? c.text : '[' + c.type + ' ' + (c.uri || c.mime_type || '') + ']') }));
+    }
+    if (p.prompt) node.append(el('div', { text: p.prompt }));
+  } else {
+    node = el('div', { class: 'msg user', text: p.prompt || '' });
+  }
+  for (const a of p.attach || []) node.append(el('div', { class: 'attached muted', text: 'attached ' + a.server + ':' + a.uri }));
+  $('log').append(node);
+  scrollLog();
+}
 
 function getRun(id) {
   let r = state.runs.get(id);
@@ -223,15 +270,27 @@ function agentEvent(p) {
       if (p.text && !r.sawText) addText(r, p.step, p.text);
       finishText(r);
       if (p.reason) r.body.append(el('div', { class: 'reason', text: p.reason }));
-      if (p.error) r.body.append(el('div', { class: 'error', text: p.error }));
+      runError(r, p.error);
       r.box.classList.add('done', 'status-' + (p.status || 'completed'));
       break;
     case 'error':
-      r.body.append(el('div', { class: 'error', text: p.error || 'error' }));
+      runError(r, p.error || 'error');
       break;
   }
   if (window.mcpApps) window.mcpApps.agentEvent(p);
   scrollLog();
+}
+
+// runError shows why run r failed: the one place a run's error is
+// written. The runtime says it up to three times (the error event, the
+// final event, run.status): the run shows each message once, in one line
+// after the rest of the run.
+function runError(r, text) {
+  if (!text) return;
+  if (!r.error) r.error = el('div', { class: 'error' });
+  const shown = r.error.textContent;
+  if (!shown.split('\n').includes(text)) r.error.textContent = shown ? shown + '\n' + text : text;
+  r.body.append(r.error);
 }
 
 function renderResult(node, res) {
@@ -259,25 +318,23 @@ function runStatus(p) {
     state.activeRun = null;
     $('cancel').disabled = true;
   }
-  if (p.status === 'failed' && p.error && !r.box.querySelector('.error')) r.body.append(el('div', { class: 'error', text: p.error }));
+  if (p.status === 'failed') runError(r, p.error);
 }
 
 async function send(prompt) {
   const attach = window.hostPrims ? window.hostPrims.take() : [];
-  const node = el('div', { class: 'msg user', text: prompt });
-  for (const a of attach) node.append(el('div', { class: 'attached muted', text: 'attached ' + a.server + ':' + a.uri }));
-  startRun(attach.length ? { prompt, attach } : { prompt }, node);
+  startRun(attach.length ? { prompt, attach } : { prompt });
 }
 
-// startRun shows the user's turn (node) and starts a run with params.
-async function startRun(params, node) {
-  $('log').append(node);
-  scrollLog();
+// startRun starts a run with params; from names the prompt whose messages
+// they hold. The user's turn shows when the bridge relays it (a user
+// event, which every page gets, before the run's events).
+async function startRun(params, from) {
   if (state.conversation) params.conversation = state.conversation;
+  const start = from ? bindMethods((method, p) => call(method, p, from)).runStart : rpc.runStart;
   try {
-    const res = await rpc.runStart(params);
+    const res = await start(params);
     state.conversation = res.conversation || state.conversation;
-    getRun(res.run_id);
   } catch (err) {
     // Without a model, name host web's own flags: the person ran host web.
     if (err.code === ERROR_CODES.no_model) note('No model is configured: stop host web (Ctrl-C) and start host web --model NAME (OpenAI-compatible) or host web --script FILE.', 'error');
@@ -287,17 +344,18 @@ async function startRun(params, node) {
 
 // newConversation ends the conversation on the runtime (conversation.end:
 // it forgets the history, cancels a run still going and removes the
-// results kept for it) and empties the transcript, as host chat's /new.
+// results kept for it) and empties the transcript, as host chat's /new;
+// the bridge empties it in every page and forgets it (a cleared event).
 async function newConversation() {
   const conv = state.conversation;
   state.conversation = null;
-  state.activeRun = null;
-  $('cancel').disabled = true;
-  $('log').replaceChildren();
+  clearLog();
   if (conv) await rpc.conversationEnd({ conversation: conv }).catch((err) => note(err.message, 'error'));
 }
 
 // ---- the runtime's questions ----
+
+const { confirmCard, promptCard, openURLCard } = askCards({ el, answer });
 
 function showAsk(e) {
   if (state.asks.has(e.id)) return;
@@ -330,116 +388,6 @@ function removeAsk(id, reason) {
   card.remove();
   if (!state.asks.size) $('ask-hint').hidden = true;
   if (reason) note('A question was withdrawn: ' + reason);
-}
-
-const optionLabels = {
-  allow_once: 'Allow once',
-  always_tool: 'Always allow this tool',
-  always_server: 'Always allow this server',
-  deny: 'Deny',
-  deny_with_reason: 'Deny with a reason…',
-  yes: 'Yes',
-  no: 'No',
-};
-
-function confirmCard(id, p) {
-  const card = el('div', { class: 'ask confirm', role: 'dialog', 'aria-label': p.title || 'confirm' });
-  card.append(el('h2', { text: p.title || 'Confirm' }));
-  const t = p.tool;
-  if (t) {
-    card.append(el('div', { class: 'identity' }, 'server ', el('b', { text: t.server }), '  tool ', el('b', { text: t.tool }),
-      t.public_name ? el('span', { class: 'muted', text: '  (' + t.public_name + ')' }) : null));
-  }
-  if (p.app) card.append(el('p', { class: 'app-ask', text: 'Asked by the app of ' + p.app.server + '/' + p.app.tool + ', not by the model.' }));
-  if (p.message) card.append(el('p', { text: p.message }));
-  if (p.app && p.app.text) card.append(el('div', { class: 'label', text: "the app's message" }), el('pre', { class: 'app-text', text: p.app.text }));
-  for (const u of [p.app, p.elicitation]) {
-    if (u && u.url) card.append(el('div', {}, el('div', { class: 'url', text: shownURL(u.url, u) }), hostLine(u)));
-  }
-  if (t) {
-    card.append(el('div', { class: 'label', text: 'arguments' + (t.arguments_truncated ? ' (truncated)' : '') }), el('pre', { class: 'args', text: t.arguments || '' }));
-    if (t.changed) card.append(el('p', { class: 'warn', text: 'This tool changed since you always allowed it' + (t.changed_fields ? ': ' + t.changed_fields.join(', ') : '') + '.' }));
-    const claims = el('div', { class: 'claims' }, el('div', { class: 'label', text: 'claimed by the server, untrusted' }));
-    if (t.title) claims.append(el('div', { text: 'title: ' + t.title }));
-    if (t.description) claims.append(el('div', { class: 'desc', text: t.description }));
-    const h = hints(t.annotations);
-    if (h) claims.append(el('div', { class: 'muted hints', text: 'hints: ' + h }));
-    card.append(claims);
-  }
-  if (p.login) card.append(el('p', { text: 'server ' + p.login.server + (p.login.issuer ? ' at ' + (p.login.issuer_display || p.login.issuer) : '') }));
-  const buttons = el('div', { class: 'buttons' });
-  for (const o of p.options || []) {
-    buttons.append(el('button', {
-      type: 'button', class: 'opt-' + o, 'data-answer': o, text: optionLabels[o] || o,
-      onclick: () => {
-        if (o === 'yes' && p.kind === 'app_message' && p.app) {
-          // The app's message becomes the user's: show it as such.
-          $('log').append(el('div', { class: 'msg user from-app' }, el('div', { class: 'app-label', text: 'from the app of ' + p.app.server + '/' + p.app.tool }), p.app.text || ''));
-        }
-        if (o !== 'deny_with_reason') return answer(id, { answer: o });
-        const input = el('input', { type: 'text', class: 'reason-input', placeholder: 'why (the model sees this)' });
-        const form = el('form', { class: 'reason-form', onsubmit: (ev) => { ev.preventDefault(); answer(id, { answer: o, reason: input.value }); } },
-          input, el('button', { type: 'submit', text: 'Deny' }));
-        buttons.replaceWith(form);
-        input.focus();
-      },
-    }));
-  }
-  card.append(buttons);
-  return card;
-}
-
-// shownURL is what to show of a URL the runtime sent: its display form
-// (display_url: the host in ASCII form, so a look-alike host reads as the
-// punycode it is), never a host read from the raw URL, which is only opened.
-function shownURL(url, d) {
-  return (d && d.display_url) || url || '';
-}
-
-// hostLine names the host of a URL the runtime sent (display_host), or
-// nothing when the runtime sent none.
-function hostLine(d) {
-  return d && d.display_host ? el('div', { class: 'url-host', text: 'host: ' + d.display_host }) : null;
-}
-
-// hints names the hints a server claims about a tool, in host chat's words.
-function hints(a) {
-  if (!a) return '';
-  const h = [];
-  if (a.read_only_hint) h.push('read-only');
-  if (a.destructive_hint) h.push('destructive');
-  if (a.open_world_hint) h.push('open world');
-  return h.join(', ');
-}
-
-function linkTo(url, text, onclick) {
-  const href = safeURL(url);
-  if (!href) return el('span', { class: 'error', text: 'not an http(s) URL: ' + url });
-  return el('a', { href, target: '_blank', rel: 'noopener noreferrer', text, onclick });
-}
-
-function promptCard(id, p) {
-  const input = el('input', { type: 'text', class: 'prompt-input', placeholder: 'paste here' });
-  return el('div', { class: 'ask prompt', role: 'dialog' },
-    el('h2', { text: p.title || 'Question' }),
-    el('p', { text: p.message || '' }),
-    p.url ? el('p', {}, linkTo(p.url, 'Open the page'), el('div', { class: 'url', text: shownURL(p.url, p) }), hostLine(p)) : null,
-    el('form', { onsubmit: (ev) => { ev.preventDefault(); answer(id, { value: input.value }); } },
-      input, el('button', { type: 'submit', text: 'OK' }),
-      el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { value: '', cancelled: true }) })));
-}
-
-function openURLCard(id, p) {
-  const server = p.server || 'a server';
-  const what = p.purpose === 'login' ? 'the login page of ' + server : p.purpose === 'app_link' ? 'a link for the app of ' + server : 'a page for ' + server;
-  return el('div', { class: 'ask open-url', role: 'dialog' },
-    el('h2', { text: 'Open ' + what + '?' }),
-    p.message ? el('p', { text: p.message }) : null,
-    el('div', { class: 'url', text: shownURL(p.url, p) }),
-    hostLine(p),
-    el('div', { class: 'buttons' },
-      linkTo(p.url, 'Open in a new tab', () => answer(id, { opened: true })),
-      el('button', { type: 'button', text: 'Cancel', onclick: () => answer(id, { opened: false }) })));
 }
 
 // ---- /mcp ----

@@ -236,5 +236,8 @@
     },
     notification() {},
     request() { return false; },
+    // reset forgets the apps: the transcript they were in was emptied
+    // (a new conversation, or a hello that shows it again).
+    reset() { apps.clear(); },
   };
 })();

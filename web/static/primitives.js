@@ -83,17 +83,12 @@
   }
 
   // runPrompt gets the prompt and runs its messages as the user's turn;
-  // the transcript says which prompt they came from.
+  // the transcript says which prompt they came from (app.js's userTurn).
   async function runPrompt(server, name, args) {
     let got;
     try { got = await rpc.promptsGet({ server, name, arguments: args }); } catch (err) { return note(err.message, 'error'); }
-    const box = el('div', { class: 'msg user from-prompt' }, el('div', { class: 'muted', text: 'from ' + server + ':' + name }));
-    for (const m of got.messages || []) {
-      const c = m.content || {};
-      box.append(el('div', { text: m.role + ': ' + (c.type === 'text' ? c.text : '[' + c.type + ' ' + (c.uri || c.mime_type || '') + ']') }));
-    }
     // prompt is required by the schema; it may be empty with messages.
-    window.hostWeb.startRun({ prompt: '', messages: got.messages }, box);
+    window.hostWeb.startRun({ prompt: '', messages: got.messages }, server + ':' + name);
   }
 
   // typed runs "/server:name arg=value …" typed whole; false if text is
