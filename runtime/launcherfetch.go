@@ -70,7 +70,7 @@ func (sv *server) fetchLauncher(ctx context.Context, cfg *config.ServerConfig) (
 
 // runFetch runs f's command under its policy, confined like a server.
 func (sv *server) runFetch(ctx context.Context, f *sandbox.Fetch, sctx sandbox.Context) error {
-	for _, dir := range append([]string{sctx.Cwd}, f.Policy.Write...) {
+	for _, dir := range f.Policy.Write {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("make %s: %w", dir, err)
 		}

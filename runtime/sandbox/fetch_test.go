@@ -52,6 +52,9 @@ func TestPlanFetch(t *testing.T) {
 	if f.Cmd.Path != "/usr/bin/npm" || !slices.Contains(f.Cmd.Args, "--ignore-scripts") || !slices.Contains(f.Cmd.Args, "@scope/srv") {
 		t.Errorf("install command: %s %q", f.Cmd.Path, f.Cmd.Args)
 	}
+	if f.Cmd.Dir != f.Prefix {
+		t.Errorf("the install runs in %s, want its prefix: the server writes its own work directory (an .npmrc there would steer it)", f.Cmd.Dir)
+	}
 	joined := strings.Join(f.Cmd.Env, "\n")
 	for _, want := range []string{"HTTPS_PROXY=http://proxy:3128", "npm_config_registry=http://127.0.0.1:1/", "npm_config_cache=" + filepath.Join(state, "npm")} {
 		if !strings.Contains(joined, want) {
