@@ -35,16 +35,6 @@ func TestSandboxStrictNpx(t *testing.T) {
 	if out, code := s.host(t, "mcp", "add", "sfiles", "--sandbox", "strict", "--sandbox-write", dir, "--", npx, "-y", "@modelcontextprotocol/server-filesystem", dir); code != 0 {
 		t.Fatalf("mcp add: exit %d\n%s", code, out)
 	}
-	// What a server left in its work directory (which it writes) does not
-	// steer the install, which has the network: an .npmrc sending npm
-	// through a dead proxy.
-	work := filepath.Join(s.home, ".cache", "mcp-host", "servers", "sfiles", "work")
-	if err := os.MkdirAll(work, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(work, ".npmrc"), []byte("proxy=http://127.0.0.1:9/\nhttps-proxy=http://127.0.0.1:9/\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	out, code := s.host(t, "mcp", "test", "sfiles")
 	if code != 0 || !strings.Contains(out, "ok: sfiles is ready") {
 		t.Fatalf("mcp test under strict with npx: exit %d\n%s", code, out)

@@ -75,8 +75,9 @@ func PlanFetch(eff *Effective, ctx Context, command string, args, env, host []st
 	cache := filepath.Join(ctx.StateDir, "npm")
 	npmArgs := append([]string{"install", "--prefix", f.Prefix, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, flags...)
 	f.Cmd = exec.Command(filepath.Join(filepath.Dir(command), "npm"), append(npmArgs, pkgs...)...)
-	// Not the server's work directory, which it writes: an .npmrc it
-	// left there would steer an install that has the network.
+	// npm reads the project's .npmrc from --prefix, which the server
+	// cannot write; the install runs there too, not in the server's work
+	// directory, which it writes.
 	f.Cmd.Dir = f.Prefix
 	f.Cmd.Env = fetchEnv(env, host, "npm_config_cache="+cache, "npm_config_update_notifier=false")
 	f.Policy = Policy{Base: BaseStrict, Write: []string{f.Prefix, cache}, Network: &Network{Mode: NetworkAll}}
