@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -64,14 +65,67 @@ func wrapWords(s string, width int) string {
 // wrapWords, and breaks a word wider than width (a path, a run of JSON)
 // at the width: for a tool call or result, which is cut anyway and
 // whose long words the terminal would otherwise fold wherever its edge
-// falls. Styles in s are kept.
+// falls. A plain word is broken into pieces that fill the line, its last
+// piece followed by the next words; a word that holds styles is broken
+// where it crosses the width, its styles kept.
 func wrapBreak(s string, width int) string {
 	width = max(width, minWidth)
-	lines := strings.Split(wrapWords(s, width), "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = splitLongWords(l, width)
+	}
+	lines = strings.Split(wrapWords(strings.Join(lines, "\n"), width), "\n")
 	for i, l := range lines {
 		if ansi.StringWidth(l) > width {
 			lines[i] = ansi.Hardwrap(l, width, true)
 		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// splitLongWords puts spaces into the plain words of l that are wider
+// than the room its indent leaves in width cells, so that wrapWords
+// lays their pieces out one full line each: every piece but the last
+// fills a line, so no space shows.
+func splitLongWords(l string, width int) string {
+	if ansi.StringWidth(l) <= width || strings.Contains(l, "\x1b") {
+		return l
+	}
+	body := strings.TrimLeft(l, " ")
+	indent := l[:len(l)-len(body)]
+	room := width - len(indent)
+	if room < 1 {
+		return l
+	}
+	words := strings.Split(body, " ")
+	for i, w := range words {
+		if ansi.StringWidth(w) <= room {
+			continue
+		}
+		var pieces []string
+		var cur strings.Builder
+		curW := 0
+		for _, r := range w {
+			rw := ansi.StringWidth(string(r))
+			if curW+rw > room && curW > 0 {
+				pieces = append(pieces, cur.String())
+				cur.Reset()
+				curW = 0
+			}
+			cur.WriteRune(r)
+			curW += rw
+		}
+		words[i] = strings.Join(append(pieces, cur.String()), " ")
+	}
+	return indent + strings.Join(words, " ")
+}
+
+// styleLines renders every line of s in style: a style given several
+// lines at once pads them all to the widest.
+func styleLines(style lipgloss.Style, s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = style.Render(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -174,18 +228,6 @@ func eraseAfterLong(s string, termWidth int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// detailKeyWidth is where the value of a /mcp <id> row starts: "%-18s ".
-const detailKeyWidth = 19
-
-// wrapDetail wraps /mcp <id>'s rows to width cells: a row's value
-// continues under itself (a hanging indent at the key column), other
-// lines keep their own indent; a word wider than the room is broken.
-// Nothing is cut: the sandbox's paths, the last error and the stderr tail
-// are read whole.
-func wrapDetail(s string, width int) string {
-	return wrapHanging(s, width, detailKeyWidth, func(key string) bool { return strings.Contains(key, ":") })
 }
 
 // helpColumn is where /help's descriptions start.

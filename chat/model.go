@@ -40,11 +40,15 @@ type Model struct {
 	width   int
 	height  int
 	out     []string  // lines to print above the screen on the next update
+	printer printer   // the print in flight (print.go)
 	stream  string    // the answer being streamed
 	early   []tea.Msg // run messages that came before run.start's answer
 	servers map[string]protocol.ServerStatus
 	showMCP bool
 	detail  string // rendered /mcp <id> or /tools, shown until the next command
+	// candidates are the completions Tab listed, shown under the input
+	// until it changes (primitives.go).
+	candidates *candidateList
 
 	run      string // run in progress
 	conv     string

@@ -299,9 +299,23 @@ func (m *Model) applyCompletion(msg completeMsg) {
 		if len(shown) > maxShownCandidates {
 			shown = append(shown[:maxShownCandidates:maxShownCandidates], fmt.Sprintf("… %d more", len(matches)-maxShownCandidates))
 		}
-		m.addLine(styleDim.Render(strings.Join(shown, "  ")))
+		// Under the input, not in the transcript: the list goes once the
+		// input changes or is sent.
+		m.candidates = &candidateList{input: m.input.Value(), text: strings.Join(shown, "  ")}
 	}
 	m.input.CursorEnd()
+}
+
+// candidateList is the list of completions a Tab showed for input.
+type candidateList struct{ input, text string }
+
+// candidatesView is the list of completions under the input, while the
+// input is the one they complete; "" otherwise.
+func (m *Model) candidatesView() string {
+	if m.candidates == nil || m.candidates.input != m.input.Value() {
+		return ""
+	}
+	return styleLines(styleDim, wrapWords(m.candidates.text, m.width))
 }
 
 func dedupe(s []string) []string {

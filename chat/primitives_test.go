@@ -26,8 +26,9 @@ func TestAttachmentsNeedAKnownServer(t *testing.T) {
 }
 
 // One candidate completes the word (with a space unless more can follow);
-// several extend it to their common prefix and are listed; an answer for an
-// input that changed meanwhile is dropped; server text is stripped.
+// several extend it to their common prefix and are listed under the
+// input; an answer for an input that changed meanwhile is dropped; server
+// text is stripped.
 func TestApplyCompletion(t *testing.T) {
 	m := layoutModel()
 	m.input.SetValue("/everything:simp")
@@ -40,7 +41,7 @@ func TestApplyCompletion(t *testing.T) {
 	if v := m.input.Value(); v != "/x:p name=E" {
 		t.Errorf("two candidates: input = %q", v)
 	}
-	if listed := strings.Join(m.out, "\n"); !strings.Contains(listed, "name=Ed") || strings.Contains(listed, "\x1b[31m") || !strings.Contains(listed, "name=Eve") {
+	if listed := m.View(); !strings.Contains(listed, "name=Ed") || strings.Contains(listed, "\x1b[31m") || !strings.Contains(listed, "name=Eve") {
 		t.Errorf("listed candidates = %q", listed)
 	}
 	m.input.SetValue("changed")

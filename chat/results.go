@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/mcp-host/mcp-host/protocol"
+	"github.com/mcp-host/mcp-host/termsafe"
 )
 
 // What happened to a tool call is said once, in words: a denial is one
@@ -87,7 +89,15 @@ func denyReason(r string) string {
 	return r
 }
 
-// toolResult shows a call's result in one line.
+// Bounds of a tool result in the transcript: its first lines, each cut
+// at a width in runes; the lines left out are counted.
+const (
+	maxResultLines = 20
+	maxResultLine  = 300
+)
+
+// toolResult shows a call's result under "← server/tool: ", its lines
+// kept (pretty-printed JSON stays readable) and wrapped to the pane.
 func (m *Model) toolResult(e protocol.AgentEventParams) {
 	if e.Result == nil {
 		return
@@ -102,5 +112,32 @@ func (m *Model) toolResult(e protocol.AgentEventParams) {
 			text, style = "cancelled", styleWarn
 		}
 	}
-	m.addLine(wrapBreak(style.Render(fmt.Sprintf("← %s: %s", origin(e.Call), truncate(text, 300))), m.width))
+	m.addLine(resultLines(fmt.Sprintf("← %s: ", origin(e.Call)), text, style, m.width))
+}
+
+// resultLines renders a result's text after head: each of its lines made
+// safe and cut at maxResultLine runes, the following ones indented by two
+// spaces under the head (their own indentation kept), at most
+// maxResultLines of them, wrapped to width and styled line by line (a
+// style over several lines would pad them to one width).
+func resultLines(head, text string, style lipgloss.Style, width int) string {
+	text = strings.ReplaceAll(termsafe.TextMax(text, -1), "\t", "    ")
+	lines := strings.Split(strings.TrimRight(strings.TrimLeft(text, "\n"), " \n"), "\n")
+	more := 0
+	if len(lines) > maxResultLines {
+		more = len(lines) - maxResultLines
+		lines = lines[:maxResultLines]
+	}
+	for i, l := range lines {
+		l = strings.TrimRight(truncate(l, maxResultLine), " ")
+		if i == 0 {
+			lines[i] = head + l
+		} else {
+			lines[i] = "  " + l
+		}
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("  … %d more lines", more))
+	}
+	return styleLines(style, wrapBreak(strings.Join(lines, "\n"), width))
 }

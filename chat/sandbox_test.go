@@ -77,3 +77,42 @@ func TestHelpHangingIndent(t *testing.T) {
 		t.Errorf("/mcp <id>'s description does not continue at column %d:\n%s", helpColumn, out)
 	}
 }
+
+// A box too tall for the pane folds the sandbox's protection rows before
+// it clips anything: at 60 columns by 40 rows the last error of a server
+// the sandbox refused, with the refused path and the grant that would
+// let it start, stays in the box, and so does the box's top border
+// (issue 36 item 5).
+func TestDetailFoldsProtectionsFirst(t *testing.T) {
+	const notes = "/tmp/TestChatSandboxDetail6022531284/001/home/notes.txt"
+	grant := `grant it with "sandbox": {"filesystem": {"read": ["` + notes + `"]}} (or "write")`
+	d := protocol.ServerDetail{ServerStatus: protocol.ServerStatus{ID: "probe", Status: "error", Transport: "stdio", Source: "global",
+		LastError: `server "probe": connect: process exited: exit status 1: connection closed: calling "initialize": client is closing: EOF; stderr: cat: ` + notes +
+			`: Permission denied; the server gets only these environment variables: HOME, LANG, PATH, SHELL, TERM; pass more from the host's environment with "env_vars": ["NAME", ...] in the server's config, or set them in "env"; the sandbox denied ` + notes + `; if the server needs it, ` + grant,
+		Sandbox: &protocol.SandboxStatus{Status: "active", Detail: "Landlock ABI 7",
+			Summary: "strict: reads system, toolchains, own files; writes cwd ~/.cache/mcp-host/servers/probe/work, temp, /tmp/TestChatSandboxDetail6022531284/003/data; network none; UNIX sockets none",
+			Protections: []string{"files: enforced (Landlock ABI 7: reads and writes by grant)",
+				"UNIX sockets: enforced (the host's supervisor: only granted ones and its own; no datagram or abstract socket)",
+				"terminal: enforced (a session of its own, no terminal device granted, TIOCSTI refused)",
+				"network: enforced (TCP by Landlock, every other protocol refused by seccomp)",
+				"signals: enforced (only its own processes)", "files that run code later: none in its writable places"}}},
+		Command:     "/tmp/TestChatSandboxDetail6022531284/001/home/bin/server",
+		Environment: &protocol.EnvironmentNames{Base: []string{"HOME", "LANG", "PATH", "SHELL", "TERM"}}}
+	m := layoutModel()
+	m.width, m.height = 59, 40
+	m.servers = map[string]protocol.ServerStatus{"probe": d.ServerStatus}
+	m.detail = renderDetail(d)
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) > 40 || !strings.HasPrefix(lines[0], "╭") {
+		t.Errorf("%d lines, or the top border is gone:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	squeezed := strings.Join(strings.Fields(strings.ReplaceAll(strings.Join(lines, ""), "│", "")), "")
+	for _, want := range []string{"thesandboxdenied" + notes, strings.Join(strings.Fields(grant), ""), "networknone", "/tmp/TestChatSandboxDetail6022531284/003/data"} {
+		if !strings.Contains(squeezed, want) {
+			t.Errorf("the box lacks %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	if strings.Contains(squeezed, "morelines") {
+		t.Errorf("the box was clipped:\n%s", strings.Join(lines, "\n"))
+	}
+}

@@ -12,13 +12,16 @@ import (
 )
 
 // Update handles keys, window changes and the runtime's messages, then
-// prints what the transcript gained.
+// prints what the transcript gained, in order (print.go).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	model, cmd := m.update(msg)
-	if len(m.out) > 0 {
-		cmd = tea.Sequence(tea.Println(m.printable()), cmd)
+	if _, ok := msg.(printedMsg); ok {
+		m.printer.inFlight = false
 	}
-	return model, cmd
+	model, cmd := m.update(msg)
+	if m.candidates != nil && m.candidates.input != m.input.Value() {
+		m.candidates = nil // Tab's list is gone once the input changed or was sent
+	}
+	return model, m.print(cmd) // print.go
 }
 
 // printable takes what the transcript gained, wrapped at word boundaries
@@ -193,7 +196,7 @@ func (m *Model) event(e protocol.AgentEventParams) {
 			}
 			m.calls[e.Call.ID] = runningCall{origin: origin(e.Call), start: m.now()}
 		}
-		m.addLine(wrapBreak(styleTool.Render(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments))), m.width))
+		m.addLine(styleLines(styleTool, wrapBreak(fmt.Sprintf("→ %s %s", origin(e.Call), compact(e.Call.Arguments)), m.width)))
 		m.appHint(e.Call) // apps.go
 	case protocol.EventToolResult:
 		if e.Call != nil {

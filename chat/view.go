@@ -3,6 +3,7 @@ package chat
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,19 +51,9 @@ func (m *Model) View() string {
 	if m.quitting {
 		return ""
 	}
-	var footer []string
+	var head, footer []string
 	if m.showMCP {
-		footer = append(footer, m.mcpTable())
-	}
-	if m.detail != "" {
-		// Wrapped, not cut; as tall as the pane allows with room for the
-		// status and input lines and the box's borders.
-		room := m.height - 6
-		if m.height == 0 {
-			room = 1 << 20
-		}
-		detail := clipLines(wrapDetail(m.detail, m.width-4), room, "host mcp get shows them all")
-		footer = append(footer, styleBox.Render(fit(detail, m.width-4)))
+		head = append(head, m.mcpTable())
 	}
 	if m.ask != nil {
 		footer = append(footer, m.askView())
@@ -74,16 +65,37 @@ func (m *Model) View() string {
 	}
 	footer = append(footer, m.repeatLines()...)
 	footer = append(footer, m.statusLine(), m.input.View())
-	foot := fit(strings.Join(footer, "\n"), m.width)
-	if m.stream == "" {
-		return foot
+	if list := m.candidatesView(); list != "" {
+		footer = append(footer, list)
 	}
 	// The answer in progress: its last lines, above the footer.
-	lines := strings.Split(wrapHard(m.streamText(), m.width), "\n")
-	if room := m.height/2 - 1; room > 0 && len(lines) > room {
-		lines = lines[len(lines)-room:]
+	var stream []string
+	if m.stream != "" {
+		stream = strings.Split(wrapHard(m.streamText(), m.width), "\n")
+		if room := m.height/2 - 1; room > 0 && len(stream) > room {
+			stream = stream[len(stream)-room:]
+		}
 	}
-	return strings.Join(lines, "\n") + "\n" + foot
+	if m.detail != "" {
+		// As tall as the pane leaves room for, with what else is drawn
+		// (detail.go).
+		used := len(stream) + lineCount(head) + lineCount(footer)
+		head = append(head, m.detailBox(m.height-used))
+	}
+	foot := fit(strings.Join(append(head, footer...), "\n"), m.width)
+	if len(stream) == 0 {
+		return foot
+	}
+	return strings.Join(stream, "\n") + "\n" + foot
+}
+
+// lineCount is how many lines parts take, each part one or more lines.
+func lineCount(parts []string) int {
+	n := 0
+	for _, p := range parts {
+		n += strings.Count(p, "\n") + 1
+	}
+	return n
 }
 
 func (m *Model) statusLine() string {
@@ -184,16 +196,22 @@ func compact(raw json.RawMessage) string {
 // truncate renders s as one terminal-safe line of at most n runes.
 func truncate(s string, n int) string { return termsafe.LineMax(s, n) }
 
+// resultText is a result's content as text: its parts joined by a space,
+// or by a newline when one of them has several lines.
 func resultText(r protocol.ToolResult) string {
 	var parts []string
+	sep := " "
 	for _, c := range r.Content {
 		if c.Type == "text" {
 			parts = append(parts, c.Text)
+			if strings.Contains(c.Text, "\n") {
+				sep = "\n"
+			}
 		} else {
 			parts = append(parts, "["+c.Type+"]")
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, sep)
 }
 
 // describeErr names a protocol error's code.
@@ -203,7 +221,7 @@ func describeErr(err error) string {
 		perr = e
 	}
 	if perr == nil {
-		return "error: " + line(err.Error())
+		return "error: " + line(saidOnce(err.Error()))
 	}
 	names := map[int64]string{
 		protocol.CodeUnknownServer: "unknown server", protocol.CodeNotReady: "not ready", protocol.CodeDenied: "denied",
@@ -214,5 +232,28 @@ func describeErr(err error) string {
 	if name == "" {
 		name = "error " + strconv.FormatInt(perr.Code, 10)
 	}
-	return name + ": " + line(perr.Message)
+	return name + ": " + line(saidOnce(perr.Message))
+}
+
+// errContext is the context an error of the runtime opens with: the
+// server and the request ("server \"everything\": resources/read").
+var errContext = regexp.MustCompile(`^server "(?:[^"\\]|\\.)*": [^ :]+`)
+
+// saidOnce drops an error's opening context when the rest of the message
+// opens with it again: the runtime wraps a failed request's error, which
+// already names its server and request, in the same words (a missing
+// resource read "server \"everything\": resources/read URI: server
+// \"everything\": resources/read \"URI\": …"). The inner one is kept.
+func saidOnce(s string) string {
+	for {
+		head := errContext.FindString(s)
+		if head == "" {
+			return s
+		}
+		i := strings.Index(s[len(head):], ": "+head)
+		if i < 0 {
+			return s
+		}
+		s = s[len(head)+i+2:]
+	}
 }
