@@ -107,10 +107,8 @@ func newFloodPeer(t *testing.T) *floodPeer {
 // reaches the UI either as a notification or counted in one's
 // `coalesced` (none invented; see below for the few the server's stream
 // loses), and another server's calls made
-// during the storm all succeed; their latency against a quiet run is
-// logged, not asserted (the storm's server shares this test's process
-// and its two cores with the other server: docs/PERFORMANCE.md measures
-// it with each in a process of its own).
+// during the storm all succeed, their median latency within 3x of a quiet
+// run's (the host reads a flooding server at its own pace, pace.go).
 func TestNotificationFlood(t *testing.T) {
 	measuresMemory(t)
 	a, b := newFloodPeer(t), newFloodPeer(t)
@@ -169,28 +167,31 @@ func TestNotificationFlood(t *testing.T) {
 	}
 	storm := time.Since(began)
 	hostCPU := procCPU(h.cmd.Process.Pid) - cpuBefore
-	time.Sleep(time.Second) // the last list and notifications settle
+	// The host reads a flooding server at its own pace (maxMessageRate in
+	// runtime/session/pace.go): the storm's notifications keep arriving
+	// after the storm's answer. Count until none came for a second.
+	var notes, folded int
+	// b's calls go on meanwhile: they count as calls during the storm.
+	// Only the calls made before the last notification was read count.
+	var settling []time.Duration
+	for last, quietSince := -1, time.Now(); time.Since(quietSince) < time.Second; {
+		for tick := time.Now(); time.Since(tick) < 100*time.Millisecond; {
+			settling = append(settling, echo())
+		}
+		notes, folded = h.resourceUpdates("a")
+		if notes+folded != last {
+			last, quietSince = notes+folded, time.Now()
+			stormy, settling = append(stormy, settling...), settling[:0]
+		}
+	}
+	settled := time.Since(began)
 	after, lists := rssKB(h.cmd.Process.Pid), a.lists.Load()-listsBefore
 
-	if max := int64(storm/(250*time.Millisecond)) + 3; lists > max {
-		t.Errorf("the host listed a's tools %d times during a %v storm of list_changed; want at most %d (four a second)", lists, storm, max)
+	if max := int64(settled/(250*time.Millisecond)) + 3; lists > max {
+		t.Errorf("the host listed a's tools %d times during a %v storm of list_changed; want at most %d (four a second)", lists, settled, max)
 	}
 	if runtime.GOOS == "linux" && after-before > 64<<10 {
 		t.Errorf("host serve grew by %d KiB over the storm", after-before)
-	}
-	var notes, folded int
-	h.out.mu.Lock()
-	out := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
-	h.out.mu.Unlock()
-	for _, line := range bytes.Split(out, []byte("\n")) {
-		var m struct {
-			Method string                         `json:"method"`
-			Params protocol.ResourceUpdatedParams `json:"params"`
-		}
-		if json.Unmarshal(line, &m) == nil && m.Method == protocol.MethodResourcesUpdated && m.Params.Server == "a" {
-			notes++
-			folded += m.Params.Coalesced
-		}
 	}
 	// None invented, and most delivered: the go-sdk server sends these on
 	// its subscription stream, which does not promise every one under a
@@ -213,8 +214,14 @@ func TestNotificationFlood(t *testing.T) {
 	}
 	t.Logf("100 list_changed over %v: %d tools/list", blink.Round(time.Millisecond), blinkLists)
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
-	t.Logf("storm of %d in %v: host CPU %v, %d tools/list, RSS %d -> %d KiB, resources.updated %d notifications (+%d coalesced); b/echo median %v quiet, %v in the storm (%.2fx, %d calls)",
-		stormCount, storm.Round(time.Millisecond), hostCPU, lists, before, after, notes, folded, med(quiet), med(stormy), float64(med(stormy))/float64(med(quiet)), len(stormy))
+	// The other server's calls: within 2x of the quiet run is the goal
+	// (1.2-1.6x measured); 3x leaves room for a shared machine, and the
+	// 6-8x of a host that read the flood as fast as it came fails it.
+	if ratio := float64(med(stormy)) / float64(med(quiet)); ratio > 3 {
+		t.Errorf("b/echo's median latency during the storm is %.1fx the quiet run's (%v against %v); want at most 3x", ratio, med(stormy), med(quiet))
+	}
+	t.Logf("storm of %d in %v (all read in %v): host CPU %v, %d tools/list, RSS %d -> %d KiB, resources.updated %d notifications (+%d coalesced); b/echo median %v quiet, %v in the storm (%.2fx, %d calls)",
+		stormCount, storm.Round(time.Millisecond), settled.Round(time.Millisecond), hostCPU, lists, before, after, notes, folded, med(quiet), med(stormy), float64(med(stormy))/float64(med(quiet)), len(stormy))
 }
 
 // procCPU is the user and system CPU time process pid has used (Linux;
@@ -232,4 +239,23 @@ func procCPU(pid int) time.Duration {
 	user, _ := strconv.Atoi(f[11])
 	sys, _ := strconv.Atoi(f[12])
 	return time.Duration(user+sys) * 10 * time.Millisecond
+}
+
+// resourceUpdates counts the resources.updated the UI got for server and
+// the notifications their coalesced fields say were folded into them.
+func (h *servedHost) resourceUpdates(server string) (notes, folded int) {
+	h.out.mu.Lock()
+	out := append([]byte(nil), h.out.w.(*bytes.Buffer).Bytes()...)
+	h.out.mu.Unlock()
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var m struct {
+			Method string                         `json:"method"`
+			Params protocol.ResourceUpdatedParams `json:"params"`
+		}
+		if json.Unmarshal(line, &m) == nil && m.Method == protocol.MethodResourcesUpdated && m.Params.Server == server {
+			notes++
+			folded += m.Params.Coalesced
+		}
+	}
+	return notes, folded
 }

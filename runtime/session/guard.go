@@ -36,6 +36,8 @@ type guardRoundTripper struct {
 	// closeIdle closes the idle connections of the transport under next,
 	// nil when it has no such method (see sendFresh).
 	closeIdle func()
+	// pace bounds how fast the server's events are read (pace.go).
+	pace *pacer
 
 	refused  atomic.Pointer[crossOriginError] // the last refused request
 	endpoint atomic.Pointer[url.URL]          // the legacy endpoint, once checked

@@ -127,6 +127,7 @@ func clientFor(o *Options, crossOrigin string, legacySSE bool) (*http.Client, *g
 		id: o.ID, origin: own, crossOrigin: crossOrigin, legacySSE: legacySSE,
 		max: o.maxResponseBytes(), log: o.logger(), next: inner, headers: h,
 		replies: make(chan struct{}, maxPendingReplies),
+		pace:    newPacer(o.ID, o.logger()),
 	}
 	if ci, ok := pool.(interface{ CloseIdleConnections() }); ok {
 		g.closeIdle = ci.CloseIdleConnections

@@ -3,6 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,6 +60,7 @@ type lineFilter struct {
 	note    func(string) // appends to the stderr tail
 	reply   func([]byte) // writes a message to the server's stdin
 	skipped atomic.Int64
+	pace    *pacer // bounds how fast lines are read (pace.go)
 
 	line []byte // the line being read
 	out  []byte // bytes ready for the SDK
@@ -93,6 +95,7 @@ func (f *lineFilter) Skipped() int64 { return f.skipped.Load() }
 
 // next reads one line and queues what the SDK should see of it.
 func (f *lineFilter) next() error {
+	_ = f.pace.wait(context.Background()) // no deadline: it ends within 1/maxMessageRate
 	if cap(f.line) > bigLine {
 		f.line = nil
 	}

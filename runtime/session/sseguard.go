@@ -120,6 +120,10 @@ func (s *sseGuard) Close() error {
 
 // next reads one event and decides what the SDK gets of it.
 func (s *sseGuard) next() {
+	if err := s.g.pace.wait(s.req.Context()); err != nil {
+		s.err, s.out = err, nil
+		return
+	}
 	ev := &s.ev
 	ev.size, ev.chunks, ev.name, ev.data, ev.dataSeen, ev.cursorKnown = 0, nil, ev.name[:0], ev.data[:0], false, false
 	ev.ids = idScanner{key: ev.ids.key[:0], val: ev.ids.val[:0], id: ev.ids.id[:0]}

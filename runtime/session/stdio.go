@@ -42,6 +42,7 @@ func startStdio(o *Options) (*stdioProcess, error) {
 	}
 	p := &stdioProcess{Process: proc}
 	p.filter = newLineFilter(proc.Stdout(), o.maxResponseBytes(), o.ID, proc.Stderr().Note, p.reply)
+	p.filter.pace = newPacer(o.ID, o.logger())
 	return p, nil
 }
 
