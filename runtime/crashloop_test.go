@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 // CRASH_SERVER_STARTS at each start, then, by mode:
 //
 //	start        exits at once (status 3), a reason on stderr
+//	once         exits at once the first time (status 3), then serves
 //	initialized  answers initialize and tools/list, then exits (status 4)
 //	             after CRASH_SERVER_UP (a duration; 50 ms when unset)
 //	call         serves until the tool "boom" is called, then exits (status 5)
@@ -40,6 +41,10 @@ func runCrashServer(mode string) {
 	if f, err := os.OpenFile(os.Getenv("CRASH_SERVER_STARTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 		fmt.Fprintln(f, os.Getpid())
 		_ = f.Close()
+	}
+	if mode == "once" && countLines(os.Getenv("CRASH_SERVER_STARTS")) == 1 {
+		fmt.Fprintln(os.Stderr, "crash server: cannot start the first time (on purpose)")
+		os.Exit(3)
 	}
 	if mode == "start" {
 		fmt.Fprintln(os.Stderr, "crash server: cannot start (on purpose)")

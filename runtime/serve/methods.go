@@ -248,13 +248,22 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 		// it waits, as a call to a stopped lazy server does.
 		wait = protocol.DefaultWaitReadyMS
 	}
-	if st.State == runtime.StateConnecting && wait > 0 {
-		wctx, cancel := context.WithTimeout(ctx, time.Duration(min(wait, protocol.MaxWaitReadyMS))*time.Millisecond)
+	budget := time.Duration(min(wait, protocol.MaxWaitReadyMS)) * time.Millisecond
+	switch {
+	case wait <= 0:
+	case st.State == runtime.StateConnecting:
+		wctx, cancel := context.WithTimeout(ctx, budget)
 		sts, _ := s.m.WaitSettled(wctx, p.Server)
 		cancel()
 		if len(sts) == 1 {
 			st = sts[0]
 		}
+	case st.State == runtime.StateError && !st.NextRetryAt.IsZero() && time.Until(st.NextRetryAt) < budget:
+		// Between two attempts (its backoff): the call waits for the one
+		// already scheduled, as it waits for a connecting server.
+		wctx, cancel := context.WithTimeout(ctx, budget)
+		st, _ = s.m.WaitRetry(wctx, p.Server)
+		cancel()
 	}
 	if st.State != runtime.StateReady {
 		return nil, protocol.NewError(protocol.CodeNotReady, protocol.ErrorData{Server: p.Server, State: string(st.State)}, "server %q is %s, not ready%s", p.Server, st.State, suffix(st.LastError))

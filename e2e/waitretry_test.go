@@ -1,0 +1,51 @@
+package e2e_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
+	"github.com/mcp-host/mcp-host/protocol"
+)
+
+// A tool.call to an eager server between two connect attempts (its first
+// start failed; its backoff has scheduled the next) waits for that attempt
+// within the call's wait_ready_ms and succeeds, instead of failing at once
+// with -32003 not ready: server-everything behind a shell that fails its
+// first start.
+func TestToolCallWaitsForScheduledRetry(t *testing.T) {
+	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	dir := t.TempDir()
+	config := dir + "/config.json"
+	script := `if [ -e started ]; then exec "$@"; fi; touch started; echo "first start fails (on purpose)" >&2; exit 3`
+	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
+		"flaky": map[string]any{"command": "sh", "args": append([]string{"-c", script, "sh"}, everything...), "start": "eager"},
+	}}})
+	h := startServe(t, []string{"MCP_HOST_CONFIG=" + config, "MCP_HOST_SERVERS=", "MCP_HOST_TOKEN_STORE=file", "HOME=" + dir},
+		"--permissions", dir+"/permissions.json", "--allow", "flaky/*")
+	ctx := ctxT(t, time.Minute)
+	if _, err := h.rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version, ClientInfo: protocol.Implementation{Name: "e2e-retry"}}); err != nil {
+		t.Fatal(err)
+	}
+	var st *protocol.ServerStatus
+	waitFor(t, 30*time.Second, "flaky in backoff after its failed start", func() bool {
+		got, err := h.rt.MCPGet(ctx, &protocol.ServerParams{ID: "flaky"})
+		if err == nil {
+			st = &got.Server.ServerStatus
+		}
+		return err == nil && got.Server.State == protocol.StateError && !got.Server.NextRetryAt.IsZero()
+	})
+	if !strings.Contains(st.LastError, "first start fails") {
+		t.Errorf("the failed start's error does not carry its stderr: %q", st.LastError)
+	}
+	res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "flaky", Tool: "echo", Arguments: []byte(`{"message":"after the retry"}`)})
+	if err != nil {
+		t.Fatalf("tool.call to a server whose retry was due at %v: %v", st.NextRetryAt, err)
+	}
+	if b, _ := json.Marshal(res); !strings.Contains(string(b), "after the retry") {
+		t.Errorf("echo answered %s", b)
+	}
+}
