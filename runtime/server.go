@@ -45,6 +45,7 @@ type server struct {
 	fetched string          // what its launcher fetched before a start without network (launcherfetch.go)
 	proxy   *netproxy.Proxy // a stdio server's network proxy (netproxied.go)
 	lazy    lazyState       // start on first use, stop when idle (lazy.go)
+	stderr  stderrTail      // a failed start's stderr tail (status.go)
 }
 
 func newServer(m *Manager, e config.ServerEntry) *server {
@@ -185,6 +186,7 @@ func (sv *server) loop() {
 			st.State, st.NextRetryAt, st.Policy = StateConnecting, time.Time{}, nil
 			st.ConnectStartedAt = time.Now()
 			sv.lazy.starts++
+			sv.stderr.last = nil // until this attempt starts a process
 		})
 		s, err := sv.connect()
 		if sv.ctx.Err() != nil {
@@ -195,6 +197,7 @@ func (sv *server) loop() {
 		}
 		if err != nil {
 			attempts++
+			sv.keepFailedStderr()
 			if errors.Is(err, auth.ErrLoginRequired) || errors.Is(err, auth.ErrResourceMismatch) {
 				// Retrying cannot help: a login (or a config fix) must come
 				// first. Wait for Login or Reconnect.
@@ -270,7 +273,7 @@ func (sv *server) loop() {
 		info := s.Info()
 		sv.keepCatalog(s, s.Tools())
 		sv.mu.Lock()
-		sv.sess = s
+		sv.sess, sv.stderr.failed = s, nil
 		sv.version = info.ProtocolVersion
 		sv.lazy.subs, sv.lazy.lastUse = 0, time.Now()
 		sv.mu.Unlock()
@@ -322,6 +325,9 @@ func (sv *server) loop() {
 		}
 		sv.mu.Lock()
 		sv.sess, sv.gone = nil, lost
+		if lost != nil {
+			sv.stderr.failed = sv.stderr.last // it ended on its own: a failure too
+		}
 		sv.mu.Unlock()
 		if lost != nil && !errors.Is(lost, auth.ErrLoginRequired) {
 			attempts++ // it ended on its own: a failure, in a row unless it had run long
@@ -468,7 +474,7 @@ func (sv *server) connectIn(ctx context.Context) (*session.Session, error) {
 	if program != "" {
 		opts.Command, opts.Args = program, args
 	}
-	opts.WrapCommand = sv.sandboxWrap(&cfg)
+	opts.WrapCommand = sv.keepStderr(sv.sandboxWrap(&cfg))
 	s, err := session.Connect(ctx, opts)
 	return s, sv.withSandboxHint(err)
 }

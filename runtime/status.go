@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"os/exec"
 	"time"
 
 	"github.com/mcp-host/mcp-host/redact"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/process"
 	"github.com/mcp-host/mcp-host/runtime/sandbox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -91,7 +93,10 @@ type Status struct {
 	// when none is scheduled (a lazy server's next use, a login or a
 	// config change starts it).
 	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
-	// Stderr is the kept tail of a stdio server's stderr.
+	// Stderr is the kept tail of a stdio server's stderr: its live
+	// session's or, while it has none, that of its last start that failed
+	// (a process that exited during start or whose session ended on its
+	// own), kept until its next successful start.
 	Stderr string `json:"stderr,omitempty"`
 	// ServerLog is the kept tail of the log messages the server sent
 	// (notifications/message), one stripped line each.
@@ -124,7 +129,11 @@ func (sv *server) snapshot() Status {
 	sv.mu.Lock()
 	st := sv.status
 	s := sv.sess
+	failed := sv.stderr.failed
 	sv.mu.Unlock()
+	if failed != nil {
+		st.Stderr = failed.String()
+	}
 	if cat := sv.cachedCatalog(); cat != nil {
 		st.Tools, st.Cached = countSafe(sv.filter(cat.Tools)), true
 		if st.ServerName == "" {
@@ -140,6 +149,49 @@ func (sv *server) snapshot() Status {
 		st.ServerLog = s.ServerLog()
 	}
 	return st.redacted()
+}
+
+// stderrTail holds a stdio server's stderr tail when no session does:
+// the tail process.Start keeps of each process (the one a live session
+// shows, with its bound and the host's notes), taken as the process
+// starts. [Status.Stderr] shows failed until the next successful start.
+type stderrTail struct {
+	last   *process.RingBuffer // of this connect attempt's process, if it started
+	failed *process.RingBuffer // of the last start that failed
+}
+
+// keepStderr wraps a stdio server's WrapCommand (nil or the sandbox's) so
+// that the start it returns first takes hold of the tail of the
+// command's stderr: process.Start has set cmd.Stderr to it by then.
+func (sv *server) keepStderr(wrap func(*exec.Cmd) (func() error, error)) func(*exec.Cmd) (func() error, error) {
+	return func(cmd *exec.Cmd) (func() error, error) {
+		start := cmd.Start
+		if wrap != nil {
+			wrapped, err := wrap(cmd)
+			if err != nil {
+				return nil, err
+			}
+			if wrapped != nil {
+				start = wrapped
+			}
+		}
+		return func() error {
+			if tail, ok := cmd.Stderr.(*process.RingBuffer); ok {
+				sv.mu.Lock()
+				sv.stderr.last = tail
+				sv.mu.Unlock()
+			}
+			return start()
+		}, nil
+	}
+}
+
+// keepFailedStderr keeps the tail of the connect attempt that just
+// failed, in place of the last one's (none when no process started).
+func (sv *server) keepFailedStderr() {
+	sv.mu.Lock()
+	sv.stderr.failed = sv.stderr.last
+	sv.mu.Unlock()
 }
 
 // countSafe counts the tools a host offers: those whose names hold no

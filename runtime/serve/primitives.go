@@ -38,7 +38,9 @@ func (s *service) readySession(ctx context.Context, id string) (*session.Session
 	}
 	sess, err := s.m.Session(id)
 	if err != nil {
-		return nil, protocol.NewError(protocol.CodeNotReady, protocol.ErrorData{Server: id}, "server %q: %v", id, err)
+		// The manager's error names the server ("server \"x\" is
+		// reconnecting").
+		return nil, protocol.NewError(protocol.CodeNotReady, protocol.ErrorData{Server: id}, "%s", termsafe.Line(err.Error()))
 	}
 	return sess, nil
 }
@@ -76,11 +78,6 @@ func (s *service) targets(ctx context.Context, server string, offer func(*mcp.Se
 func offersPrompts(c *mcp.ServerCapabilities) bool   { return c.Prompts != nil }
 func offersResources(c *mcp.ServerCapabilities) bool { return c.Resources != nil }
 
-// failed is the error answer of a request a server could not carry out.
-func failed(server, what string, err error) error {
-	return protocol.NewError(protocol.CodeFailed, protocol.ErrorData{Server: server}, "server %q: %s: %s", server, what, termsafe.Line(err.Error()))
-}
-
 // PromptsList lists the prompts of one server or of every ready server
 // that offers prompts; their text is stripped.
 func (s *service) PromptsList(ctx context.Context, p *protocol.ListParams) (*protocol.PromptsListResult, error) {
@@ -93,9 +90,9 @@ func (s *service) PromptsList(ctx context.Context, p *protocol.ListParams) (*pro
 		ps, err := sessions[id].ListPrompts(ctx)
 		if err != nil {
 			if p.Server != "" {
-				return nil, failed(id, "prompts/list", err)
+				return nil, failed(id, "prompts/list", "", err)
 			}
-			res.Problems = append(res.Problems, fmt.Sprintf("server %q: prompts/list: %s", id, termsafe.Line(err.Error())))
+			res.Problems = append(res.Problems, saidOnce(id, "prompts/list", "", err))
 		}
 		for _, pr := range ps {
 			if pr == nil {
@@ -129,7 +126,7 @@ func (s *service) PromptsGet(ctx context.Context, p *protocol.PromptsGetParams) 
 	}
 	r, err := resources.GetPrompt(ctx, sess, p.Name, p.Arguments, s.opts.Adapter.MaxOutputBytes)
 	if err != nil {
-		return nil, failed(p.Server, "prompts/get "+termsafe.Line(p.Name), err)
+		return nil, failed(p.Server, "prompts/get", p.Name, err)
 	}
 	res := &protocol.PromptsGetResult{Server: p.Server, Name: p.Name, Description: termsafe.Text(r.Description), Messages: []protocol.PromptMessage{}}
 	for _, m := range r.Messages {
@@ -192,7 +189,7 @@ func (s *service) complete(ctx context.Context, p *protocol.CompleteParams, ref 
 	}
 	r, err := sess.Complete(ctx, params)
 	if err != nil {
-		return nil, failed(p.Server, "completion/complete", err)
+		return nil, failed(p.Server, "completion/complete", p.Argument, err)
 	}
 	for _, v := range r.Completion.Values {
 		if len(res.Values) == maxCompletions {
@@ -216,9 +213,9 @@ func (s *service) ResourcesList(ctx context.Context, p *protocol.ListParams) (*p
 		rs, err := sessions[id].ListResources(ctx)
 		if err != nil {
 			if p.Server != "" {
-				return nil, failed(id, "resources/list", err)
+				return nil, failed(id, "resources/list", "", err)
 			}
-			res.Problems = append(res.Problems, fmt.Sprintf("server %q: resources/list: %s", id, termsafe.Line(err.Error())))
+			res.Problems = append(res.Problems, saidOnce(id, "resources/list", "", err))
 		}
 		for _, r := range rs {
 			if r == nil || r.URI == "" {
@@ -242,9 +239,9 @@ func (s *service) ResourcesTemplatesList(ctx context.Context, p *protocol.ListPa
 		ts, err := sessions[id].ListResourceTemplates(ctx)
 		if err != nil {
 			if p.Server != "" {
-				return nil, failed(id, "resources/templates/list", err)
+				return nil, failed(id, "resources/templates/list", "", err)
 			}
-			res.Problems = append(res.Problems, fmt.Sprintf("server %q: resources/templates/list: %s", id, termsafe.Line(err.Error())))
+			res.Problems = append(res.Problems, saidOnce(id, "resources/templates/list", "", err))
 		}
 		for _, t := range ts {
 			if t == nil || t.URITemplate == "" {
@@ -274,7 +271,7 @@ func (s *service) readAttachment(ctx context.Context, p protocol.ResourceParams)
 	}
 	r, err := resources.Read(ctx, p.Server, sess, p.URI, s.opts.Adapter.MaxOutputBytes)
 	if err != nil {
-		return nil, failed(p.Server, "resources/read "+termsafe.Line(p.URI), err)
+		return nil, failed(p.Server, "resources/read", p.URI, err)
 	}
 	return r, nil
 }
@@ -287,7 +284,7 @@ func (s *service) ResourcesSubscribe(ctx context.Context, p *protocol.ResourcePa
 		return nil, err
 	}
 	if err := sess.Subscribe(ctx, p.URI); err != nil {
-		return nil, failed(p.Server, "resources/subscribe "+termsafe.Line(p.URI), err)
+		return nil, failed(p.Server, "resources/subscribe", p.URI, err)
 	}
 	s.m.Subscribed(p.Server, 1) // keeps a lazy server awake
 	return &protocol.Empty{}, nil
@@ -300,7 +297,7 @@ func (s *service) ResourcesUnsubscribe(ctx context.Context, p *protocol.Resource
 		return nil, err
 	}
 	if err := sess.Unsubscribe(ctx, p.URI); err != nil {
-		return nil, failed(p.Server, "resources/unsubscribe "+termsafe.Line(p.URI), err)
+		return nil, failed(p.Server, "resources/unsubscribe", p.URI, err)
 	}
 	s.m.Subscribed(p.Server, -1)
 	return &protocol.Empty{}, nil
