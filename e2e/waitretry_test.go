@@ -14,7 +14,7 @@ import (
 // start failed; its backoff has scheduled the next) waits for that attempt
 // within the call's wait_ready_ms and succeeds, instead of failing at once
 // with -32003 not ready: server-everything behind a shell that fails its
-// first start.
+// first start. Then a mistyped tool's error names the tool meant.
 func TestToolCallWaitsForScheduledRetry(t *testing.T) {
 	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
@@ -47,5 +47,10 @@ func TestToolCallWaitsForScheduledRetry(t *testing.T) {
 	}
 	if b, _ := json.Marshal(res); !strings.Contains(string(b), "after the retry") {
 		t.Errorf("echo answered %s", b)
+	}
+	// A mistyped tool is named with the tool meant, as the CLI does.
+	_, err = h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "flaky", Tool: "ecoh"})
+	if err == nil || !strings.Contains(err.Error(), `has no tool "ecoh": did you mean "echo"?`) {
+		t.Errorf("tool.call of a mistyped tool: %v", err)
 	}
 }

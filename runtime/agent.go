@@ -7,10 +7,12 @@ import (
 	"fmt"
 
 	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/internal/suggest"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/resources"
 	"github.com/mcp-host/mcp-host/runtime/resultstore"
+	"github.com/mcp-host/mcp-host/termsafe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -238,7 +240,14 @@ func (a *Agent) CallTool(ctx context.Context, server, tool string, args json.Raw
 		}
 	}
 	if def == nil {
-		return nil, permission.Verdict{}, fmt.Errorf("server %q has no tool %q (after include_tools/exclude_tools)", server, tool)
+		names := make([]string, 0, len(tools))
+		for _, t := range tools {
+			names = append(names, t.Name)
+		}
+		if s := suggest.Closest(tool, names); s != "" {
+			return nil, permission.Verdict{}, fmt.Errorf("server %q has no tool %q: did you mean %q? (after include_tools/exclude_tools)", server, termsafe.Line(tool), termsafe.Line(s))
+		}
+		return nil, permission.Verdict{}, fmt.Errorf("server %q has no tool %q (after include_tools/exclude_tools)", server, termsafe.Line(tool))
 	}
 	t, err := adapter.New(server, def, serverCaller{a.opts.Manager, server}, a.opts.Adapter)
 	if err != nil {

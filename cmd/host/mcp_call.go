@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcp-host/mcp-host/internal/suggest"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/config"
@@ -68,7 +69,7 @@ func (c *cli) call(args []string) int {
 	}
 	def, known := findTool(id, tool, tools)
 	if def == nil {
-		if s := closest(tool, known); s != "" {
+		if s := suggest.Closest(tool, known); s != "" {
 			return c.failf(exitUsage, "call: server %q has no tool %q: did you mean %q? (see: host mcp tools %s)", id, tool, s, id)
 		}
 		return c.failf(exitUsage, "call: server %q has no tool %q (see: host mcp tools %s)", id, tool, id)

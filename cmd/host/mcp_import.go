@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-host/mcp-host/internal/suggest"
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
@@ -171,7 +172,7 @@ func readImport(from string) ([]config.ImportedServer, string, error) {
 		sources := append(slices.Sorted(maps.Keys(config.ImportSources())), "claude-code", "codex", "gemini")
 		slices.Sort(sources)
 		hint := ""
-		if s := closest(from, sources); s != "" {
+		if s := suggest.Closest(from, sources); s != "" {
 			hint = fmt.Sprintf(" (did you mean %s?)", s)
 		}
 		return nil, "", fmt.Errorf("import: no client or file named %q%s; --from takes %s, or a file's path", from, hint, strings.Join(slices.Compact(sources), ", "))

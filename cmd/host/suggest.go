@@ -3,78 +3,18 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/mcp-host/mcp-host/internal/suggest"
 )
 
 // unknownCommand says in one line that name is not a command of parent,
 // with the closest one when there is a plausible one, and returns
 // exitUsage. The full usage is only printed on --help.
 func unknownCommand(stderr io.Writer, parent, name string, known []string) int {
-	if s := closest(name, known); s != "" {
+	if s := suggest.Closest(name, known); s != "" {
 		fmt.Fprintf(stderr, "%s: unknown command %q: did you mean %q? (see: %s --help)\n", parent, message("%s", name), s, parent)
 	} else {
 		fmt.Fprintf(stderr, "%s: unknown command %q (see: %s --help)\n", parent, message("%s", name), parent)
 	}
 	return exitUsage
-}
-
-// closest returns the known word a person most likely meant by typo, or
-// "". An abbreviation (the typo's letters in order, same first letter:
-// rm for remove) wins, the shortest first; else the word at the smallest
-// edit distance (a swap of two letters counts once), if it is at most 2
-// and less than the typo's length.
-func closest(typo string, known []string) string {
-	typo = strings.ToLower(typo)
-	best, bestLen := "", 0
-	for _, k := range known {
-		if typo != "" && typo[0] == k[0] && isSubsequence(typo, k) && (best == "" || len(k) < bestLen) {
-			best, bestLen = k, len(k)
-		}
-	}
-	if best != "" {
-		return best
-	}
-	bestDist := 3
-	for _, k := range known {
-		if d := editDistance(typo, k); d < bestDist && d < len(typo) {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-func isSubsequence(s, of string) bool {
-	i := 0
-	for j := 0; i < len(s) && j < len(of); j++ {
-		if s[i] == of[j] {
-			i++
-		}
-	}
-	return i == len(s)
-}
-
-// editDistance is the optimal string alignment distance: insertions,
-// deletions, substitutions and swaps of adjacent letters each cost 1.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

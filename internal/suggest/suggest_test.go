@@ -1,4 +1,4 @@
-package main
+package suggest
 
 import "testing"
 
@@ -8,12 +8,12 @@ func TestClosest(t *testing.T) {
 		"rm": "remove", "lsit": "list", "tols": "tools", "ad": "add", "imprt": "import",
 		"enabel": "enable", "tets": "test", "xyz": "", "": "", "q": "",
 	} {
-		if got := closest(typo, mcp); got != want {
-			t.Errorf("closest(%q) = %q, want %q", typo, got, want)
+		if got := Closest(typo, mcp); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", typo, got, want)
 		}
 	}
-	if got := closest("mpc", topCommands); got != "mcp" {
-		t.Errorf("closest(mpc) = %q", got)
+	if got := Closest("mpc", []string{"chat", "mcp", "serve", "web"}); got != "mcp" {
+		t.Errorf("Closest(mpc) = %q", got)
 	}
 }
 
