@@ -121,8 +121,9 @@ type ServerStatus struct {
 	State string `json:"state" renamed:"status"`
 	// Status is State under the name the protocol uses for a lifecycle
 	// word everywhere (run.status, tasks, the registry): the runtime sends
-	// both, and state goes away at the next protocol version.
-	Status string `json:"status,omitempty"`
+	// both, and state goes away at the next protocol version. Required, as
+	// state is, so a UI can move to it now.
+	Status string `json:"status"`
 	// Tools counts the server's tools after include/exclude filters.
 	Tools int `json:"tools"`
 	// Cached reports that Tools, ServerName and ServerVersion come from
@@ -161,8 +162,9 @@ type SandboxStatus struct {
 	// ("sandbox": false in the global config), "not sandboxed" (Windows:
 	// environment allowlist only) or "pending" (not started yet).
 	State string `json:"state" renamed:"status"`
-	// Status is State under its new name (see ServerStatus.Status).
-	Status string `json:"status,omitempty"`
+	// Status is State under its new name (see ServerStatus.Status);
+	// required, as state is.
+	Status string `json:"status"`
 	// Detail is the mechanism ("Landlock ABI 7", "Seatbelt via
 	// sandbox-exec") or why there is none.
 	Detail string `json:"detail,omitempty"`

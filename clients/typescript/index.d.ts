@@ -871,8 +871,8 @@ export interface SandboxStatus {
   protections?: null | string[];
   /** @deprecated State is "active", "unavailable" (the OS cannot confine it: the server runs anyway unless its policy says required), "off" ("sandbox": false in the global config), "not sandboxed" (Windows: environment allowlist only) or "pending" (not started yet). */
   state: string;
-  /** Status is State under its new name (see ServerStatus.Status). */
-  status?: string;
+  /** Status is State under its new name (see ServerStatus.Status); required, as state is. */
+  status: string;
   /** Summary is the effective policy in one line: reads, writes, network. */
   summary?: string;
 }
@@ -915,8 +915,8 @@ export interface ServerDetail {
   source?: string;
   /** @deprecated State is one of the State* constants. */
   state: string;
-  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
-  status?: string;
+  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. Required, as state is, so a UI can move to it now. */
+  status: string;
   /** Stderr is the kept tail of a stdio server's stderr. */
   stderr?: string;
   /** Tools lists the server's tools. */
@@ -971,8 +971,8 @@ export interface ServerStatus {
   source?: string;
   /** @deprecated State is one of the State* constants. */
   state: string;
-  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. */
-  status?: string;
+  /** Status is State under the name the protocol uses for a lifecycle word everywhere (run.status, tasks, the registry): the runtime sends both, and state goes away at the next protocol version. Required, as state is, so a UI can move to it now. */
+  status: string;
   /** Tools counts the server's tools after include/exclude filters. */
   tools: number;
   /** Transport is http, sse or stdio. */

@@ -74,7 +74,7 @@ func TestValidatorAcceptsAConversation(t *testing.T) {
 		line string
 	}{
 		{ui, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":"` + protocol.Version + `","client_info":{"name":"t"},"capabilities":{"confirm":true}}}`},
-		{rt, `{"jsonrpc":"2.0","method":"mcp.status","params":{"server":{"id":"a","transport":"stdio","enabled":true,"state":"ready","tools":3}}}`},
+		{rt, `{"jsonrpc":"2.0","method":"mcp.status","params":{"server":{"id":"a","transport":"stdio","enabled":true,"state":"ready","status":"ready","tools":3}}}`},
 		{rt, `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":"` + protocol.Version + `","server_info":{"name":"mcp-host"},"capabilities":{"runs":false,"login":true},"servers":[]}}`},
 		{ui, `{"jsonrpc":"2.0","id":2,"method":"mcp.list"}`},
 		{rt, `{"jsonrpc":"2.0","id":7,"method":"ui.confirm.request","params":{"kind":"login","title":"t","message":"m","options":["yes","no"],"timeout_ms":1000}}`},
@@ -101,7 +101,7 @@ func TestValidatorCatchesWrongMessages(t *testing.T) {
 		from       protocol.Direction
 		lines      []string
 	}{
-		{"wrong field type", "tools", rt, []string{`{"jsonrpc":"2.0","method":"mcp.status","params":{"server":{"id":"a","transport":"stdio","enabled":true,"state":"ready","tools":"3"}}}`}},
+		{"wrong field type", "tools", rt, []string{`{"jsonrpc":"2.0","method":"mcp.status","params":{"server":{"id":"a","transport":"stdio","enabled":true,"state":"ready","status":"ready","tools":"3"}}}`}},
 		{"unknown field", "colour", ui, []string{`{"jsonrpc":"2.0","id":1,"method":"run.start","params":{"prompt":"hi","colour":"red"}}`}},
 		{"missing required field", "prompt", ui, []string{`{"jsonrpc":"2.0","id":1,"method":"run.start","params":{}}`}},
 		{"result of the wrong shape", "result of run.start", rt, []string{`{"jsonrpc":"2.0","id":9,"method":"ui.prompt.request","params":{"title":"t","message":"m","timeout_ms":1}}`, `{"jsonrpc":"2.0","id":1,"result":{"run_id":5,"conversation":"c"}}`}},
