@@ -25,7 +25,7 @@ import (
 //     start (connecting, ready, error; and once a second connecting,
 //     when the first start resolves the sandbox's summary), never the
 //     same status twice in a row, each error with its reason (exit
-//     status, stderr tail) and next_retry_at;
+//     status, stderr tail), next_retry_at and attempts;
 //   - mcp.get of a server in error says why and when it is retried, and
 //     host mcp get says why it did not start;
 //   - host serve, its servers included, used under 20 % of one core over
@@ -92,8 +92,8 @@ func TestServeCrashLoopsBackOff(t *testing.T) {
 			} else {
 				last = b
 			}
-			if st.State == protocol.StateError && (!strings.Contains(st.LastError, "exit status") || !strings.Contains(st.LastError, "(on purpose)") || st.NextRetryAt.IsZero()) {
-				t.Errorf("%s: mcp.status %d: error without the exit status, the stderr tail or next_retry_at: %+v", id, i, st)
+			if st.State == protocol.StateError && (!strings.Contains(st.LastError, "exit status") || !strings.Contains(st.LastError, "(on purpose)") || st.NextRetryAt.IsZero() || st.Attempts < 1) {
+				t.Errorf("%s: mcp.status %d: error without the exit status, the stderr tail, next_retry_at or attempts: %+v", id, i, st)
 			}
 		}
 		t.Logf("%s: %d starts, %d mcp.status: %s", id, n, len(sts), strings.Join(seq, " "))

@@ -139,6 +139,10 @@ type ServerStatus struct {
 	LastConnectedAt time.Time `json:"last_connected_at,omitzero"`
 	// NextRetryAt is when the next connect is due after a failure.
 	NextRetryAt time.Time `json:"next_retry_at,omitzero"`
+	// Attempts counts the failed connects in a row (a session that ran
+	// fine for the backoff's cap resets it); with NextRetryAt it says how
+	// far a crash-looping server's backoff has gone.
+	Attempts int `json:"attempts,omitempty"`
 	// Auth describes the server's authorization, for OAuth servers.
 	Auth *AuthStatus `json:"auth,omitempty"`
 	// Approval is set for servers a project file defines.

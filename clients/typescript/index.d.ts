@@ -881,6 +881,8 @@ export interface SandboxStatus {
 export interface ServerDetail {
   /** Approval is set for servers a project file defines. */
   approval?: null | ApprovalStatus;
+  /** Attempts counts the failed connects in a row (a session that ran fine for the backoff's cap resets it); with NextRetryAt it says how far a crash-looping server's backoff has gone. */
+  attempts?: number;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
   /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */
@@ -948,6 +950,8 @@ export interface ServerResult {
 export interface ServerStatus {
   /** Approval is set for servers a project file defines. */
   approval?: null | ApprovalStatus;
+  /** Attempts counts the failed connects in a row (a session that ran fine for the backoff's cap resets it); with NextRetryAt it says how far a crash-looping server's backoff has gone. */
+  attempts?: number;
   /** Auth describes the server's authorization, for OAuth servers. */
   auth?: null | AuthStatus;
   /** Cached reports that Tools, ServerName and ServerVersion come from the catalog kept from the server's last run: it is not running (state idle, connecting, or error after a failed start on use). */

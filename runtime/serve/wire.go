@@ -35,7 +35,7 @@ func Status(st runtime.Status) protocol.ServerStatus {
 		State: string(st.State), Status: string(st.State), Tools: st.Tools, Cached: st.Cached,
 		ProtocolVersion: st.ProtocolVersion, ServerName: st.ServerName, ServerVersion: st.ServerVersion,
 		SessionID: st.SessionID, LastError: st.LastError,
-		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt,
+		LastConnectedAt: st.LastConnectedAt, NextRetryAt: st.NextRetryAt, Attempts: st.Attempts,
 		Warnings: st.Warnings,
 	}
 	if p := st.Policy; p != nil {
