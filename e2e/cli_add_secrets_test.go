@@ -14,19 +14,29 @@ import (
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 )
 
-// addExamples returns every `host mcp add` example the README, `host
-// --help` and `host mcp add --help` show (the usage lines with <id>
-// placeholders aside), as a person would copy them.
+// addExamples returns every `host mcp add` example the README, the docs
+// (docs/*.md: the command reference is docs/CLI.md), `host --help` and
+// `host mcp add --help` show (the usage lines with <id> placeholders
+// aside), as a person would copy them.
 func addExamples(t *testing.T, h *hostCLI) []string {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "README.md"))
+	root := testenv.RepoRoot(t)
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var texts []string
+	for _, f := range append([]string{filepath.Join(root, "README.md")}, docs...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
 	}
 	top, _, _ := h.run(t, nil, "--help")
 	add, _, _ := h.run(t, nil, "mcp", "add", "--help")
 	var out []string
-	for _, text := range []string{string(readme), top, add} {
+	for _, text := range append(texts, top, add) {
 		for _, l := range strings.Split(text, "\n") {
 			l = strings.TrimSpace(l)
 			if strings.HasPrefix(l, "host mcp add ") && !strings.Contains(l, "<") && !strings.Contains(l, "--help") {
@@ -96,7 +106,7 @@ func filesHolding(t *testing.T, dir, s string) []string {
 }
 
 // TestCLIAddExamplesKeepSecrets runs every `host mcp add` example of the
-// README and the help, as written, in bash: with the variables it names
+// README, the docs and the help, as written, in bash: with the variables it names
 // set, no file gets their values; with them unset, add says so (or
 // refuses). The double-quoted form people type anyway is warned about
 // when the shell expanded a secret into it, and refused when it expanded

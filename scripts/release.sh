@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make release`: the host binary for linux, darwin and windows on amd64
-# and arm64, each in an archive (tar.gz; zip for Windows) with the README,
+# and arm64, each in an archive (tar.gz; zip for Windows) with the README and docs/,
 # the TypeScript client's npm tarball when npm is installed, and
 # dist/SHA256SUMS over them all. Plain `go build` plus tar, zip and
 # sha256sum rather than goreleaser: nothing to install, and every step is a
@@ -30,7 +30,9 @@ for platform in $PLATFORMS; do
   CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$LDFLAGS" -o "$dir/$exe" ./cmd/host
   # Linux's sandbox helper, started beside host (docs/SANDBOX.md).
   [ "$os" = linux ] && CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$dir/host-confine" ./cmd/host-confine
+  # The README and the docs it links to (relative links stay whole).
   cp README.md "$dir/"
+  mkdir -p "$dir/docs" && cp docs/*.md "$dir/docs/"
   if [ "$os" = windows ]; then
     (cd dist && zip -qr "$name.zip" "$name")
   else

@@ -25,7 +25,7 @@ func serveChild(name string, mf modelFlags, perms, logFile string) (argv []strin
 		return nil, "", err
 	}
 	argv = []string{exe, "serve"}
-	for flagName, v := range map[string]string{"--model": mf.model, "--base-url": mf.baseURL, "--api-key-env": mf.apiKeyEnv, "--script": mf.script, "--permissions": perms} {
+	for flagName, v := range map[string]string{"--model": mf.model, "--base-url": mf.baseURL, "--api-key-env": mf.apiKeyEnv, "--script": mf.script, "--script-log": mf.scriptLog, "--permissions": perms} {
 		if v != "" {
 			argv = append(argv, flagName, v)
 		}

@@ -135,6 +135,10 @@ var rules = []rule{
 		forbidden: func(dep string) bool { return inModule(dep) && !under(dep, "internal/statefile") }},
 	{from: "runtime", exact: true, why: "the manager does not know the UI-protocol server that drives it",
 		forbidden: func(dep string) bool { return under(dep, "runtime/serve") }},
+	{from: "runtime", exact: true, why: "the manager does not know the agent runs over its servers",
+		forbidden: func(dep string) bool { return under(dep, "runtime/agentrun") }},
+	{from: "runtime/agentrun", why: "agent runs use the manager, not the UI-protocol server that starts them",
+		forbidden: func(dep string) bool { return under(dep, "runtime/serve") }},
 }
 
 // Parts of the runtime below the manager: they must not import the manager
@@ -144,7 +148,7 @@ var runtimeParts = []string{"runtime/session", "runtime/process", "runtime/auth"
 // exporterFree are the libraries that must not link the OTLP exporter:
 // package runtime/otlpexport, which only commands import, and what it
 // brings (otlptracehttp, and gRPC through the OTLP protobuf package).
-var exporterFree = append([]string{"runtime/serve", "chat", "web", "core", "protocol"}, runtimeParts...)
+var exporterFree = append([]string{"runtime/serve", "runtime/agentrun", "chat", "web", "core", "protocol"}, runtimeParts...)
 
 func init() {
 	for _, part := range runtimeParts {
