@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/agentrun"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,7 +86,7 @@ func (f *flipServer) setDescription(desc string) {
 // gate with a permissions file, and an agent.
 type agentHost struct {
 	m     *runtime.Manager
-	agent *runtime.Agent
+	agent *agentrun.Agent
 }
 
 func startAgentHost(t *testing.T, entries []config.ServerEntry, permFile string, c *confirmer) *agentHost {
@@ -112,7 +113,7 @@ func startAgentHost(t *testing.T, entries []config.ServerEntry, permFile string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: m, Gate: gate})
+	agent, err := agentrun.NewAgent(agentrun.AgentOptions{Manager: m, Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func (h *agentHost) run(t *testing.T, ctx context.Context, steps ...scripted.Ste
 	p := scripted.New(steps...)
 	var mu sync.Mutex
 	var events []core.Event
-	res, err := h.agent.Run(ctx, runtime.RunRequest{
+	res, err := h.agent.Run(ctx, agentrun.RunRequest{
 		Provider: p,
 		Messages: []core.Message{{Role: core.RoleUser, Content: "go"}},
 		OnEvent: func(e core.Event) {
@@ -302,7 +303,7 @@ func TestAgentRunThroughAdapters(t *testing.T) {
 		done := make(chan *core.RunResult, 1)
 		go func() {
 			p := scripted.New(scripted.CallTool(long, `{"duration":30,"steps":30}`), scripted.Say("never"))
-			res, err := h.agent.Run(ctx, runtime.RunRequest{Provider: p,
+			res, err := h.agent.Run(ctx, agentrun.RunRequest{Provider: p,
 				Messages: []core.Message{{Role: core.RoleUser, Content: "wait"}},
 				OnEvent: func(e core.Event) {
 					if e.Type == core.EventPermission && e.Phase == core.PermissionDecided {

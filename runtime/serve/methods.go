@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/agentrun"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/resultstore"
 	"github.com/mcp-host/mcp-host/termsafe"
@@ -60,7 +61,7 @@ func (s *service) Initialize(ctx context.Context, p *protocol.InitializeParams) 
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeFailed, "permission gate: %v", err)
 	}
-	agent, err := runtime.NewAgent(runtime.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions(), UserPrompts: s.userPrompts, Results: s.results})
+	agent, err := agentrun.NewAgent(agentrun.AgentOptions{Manager: s.m, Gate: gate, Adapter: s.opts.Adapter, Local: s.localTools, ToolSearch: s.toolSearchOptions(), UserPrompts: s.userPrompts, Results: s.results})
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternalError, "%v", err)
 	}
@@ -293,7 +294,7 @@ func (s *service) ToolCall(ctx context.Context, p *protocol.ToolCallParams) (*pr
 func (s *service) toolCallResult(ctx context.Context, p *protocol.ToolCallParams, res *core.Result, v permission.Verdict, err error) (*protocol.ToolCallResult, error) {
 	data := protocol.ErrorData{Server: p.Server, Tool: p.Tool, DecidedBy: v.By}
 	switch {
-	case errors.Is(err, runtime.ErrDenied):
+	case errors.Is(err, agentrun.ErrDenied):
 		return nil, protocol.NewError(protocol.CodeDenied, data, "tool %q of server %q: %s", p.Tool, p.Server, v.Reason)
 	case err != nil && ctx.Err() != nil:
 		return nil, protocol.NewError(protocol.CodeCancelled, data, "the call of tool %q of server %q was cancelled", p.Tool, p.Server)
@@ -355,7 +356,7 @@ func (s *service) RunStart(ctx context.Context, p *protocol.RunStartParams) (*pr
 	return &protocol.RunStartResult{RunID: id, Conversation: conv}, nil
 }
 
-func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *runtime.Agent, id, conv string, msgs []core.Message, scope *resultstore.Scope) {
+func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *agentrun.Agent, id, conv string, msgs []core.Message, scope *resultstore.Scope) {
 	defer cancel()
 	var table *adapter.Table
 	var snap *adapter.Snapshot
@@ -364,14 +365,14 @@ func (s *service) run(ctx context.Context, cancel context.CancelFunc, agent *run
 	rs := newRunState(id)
 	ctx = context.WithValue(ctx, runKey{}, rs)
 	prog := s.runProgress(id) // progress.go
-	res, err := agent.Run(ctx, runtime.RunRequest{
+	res, err := agent.Run(ctx, agentrun.RunRequest{
 		Provider:   s.opts.Provider,
 		Messages:   msgs,
 		Results:    scope,
 		OnTools:    func(sn *adapter.Snapshot, _ []string) { snap, table = sn, sn.Table() },
 		OnVerdict:  func(req core.PermissionRequest, v permission.Verdict) { rs.verdict(req.Call.ID, v) },
 		OnProgress: prog.report, // progress.go
-		OnToolSearch: func(info *runtime.ToolSearchInfo) {
+		OnToolSearch: func(info *agentrun.ToolSearchInfo) {
 			p := &protocol.RunStatusParams{RunID: id, Status: protocol.RunRunning, ToolSearch: wireToolSearch(info)}
 			s.enqueue(func() { s.ui.RunStatus(context.Background(), p) })
 		},

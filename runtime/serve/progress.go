@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/agentrun"
 	"github.com/mcp-host/mcp-host/runtime/session"
 )
 
@@ -33,8 +33,8 @@ func (s *service) runProgress(id string) *runProgress {
 	return &runProgress{s: s, id: id, sent: map[string]bool{}, held: map[string][]*protocol.AgentEventParams{}}
 }
 
-// report is the run's [runtime.RunRequest.OnProgress].
-func (r *runProgress) report(tp runtime.ToolProgress) {
+// report is the run's [agentrun.RunRequest.OnProgress].
+func (r *runProgress) report(tp agentrun.ToolProgress) {
 	p := &protocol.AgentEventParams{
 		RunID: r.id, Type: protocol.EventProgress, Step: tp.Step,
 		Call: &protocol.ToolCallInfo{ID: tp.CallID, PublicName: tp.PublicName, Server: tp.Server, Tool: tp.Tool},

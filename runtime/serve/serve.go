@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-host/mcp-host/protocol"
 	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
+	"github.com/mcp-host/mcp-host/runtime/agentrun"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/policy"
@@ -155,7 +156,7 @@ type service struct {
 	mu          sync.Mutex
 	initialized bool
 	caps        protocol.UICapabilities
-	agent       *runtime.Agent
+	agent       *agentrun.Agent
 	gate        *permission.Gate
 	entries     map[string]config.ServerEntry // as the config files define them
 	shown       map[string]config.ServerEntry // as the manager runs them, after the policy

@@ -2,7 +2,7 @@ package serve
 
 import (
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/mcp-host/mcp-host/runtime"
+	"github.com/mcp-host/mcp-host/runtime/agentrun"
 	"github.com/mcp-host/mcp-host/runtime/config"
 )
 
@@ -25,19 +25,19 @@ func (s *service) setToolSearch(b config.ToolSearch) {
 }
 
 // toolSearchOptions returns the last loaded budget in the agent's terms.
-func (s *service) toolSearchOptions() runtime.ToolSearchOptions {
+func (s *service) toolSearchOptions() agentrun.ToolSearchOptions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return toolSearchOptions(s.ts.budget)
 }
 
-func toolSearchOptions(b config.ToolSearch) runtime.ToolSearchOptions {
-	return runtime.ToolSearchOptions{MaxTools: b.MaxTools, MaxBytes: b.MaxBytes}
+func toolSearchOptions(b config.ToolSearch) agentrun.ToolSearchOptions {
+	return agentrun.ToolSearchOptions{MaxTools: b.MaxTools, MaxBytes: b.MaxBytes}
 }
 
 // wireToolSearch is a run's search mode as the protocol says it; nil when
 // the catalog is offered whole.
-func wireToolSearch(info *runtime.ToolSearchInfo) *protocol.ToolSearchInfo {
+func wireToolSearch(info *agentrun.ToolSearchInfo) *protocol.ToolSearchInfo {
 	if info == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runtime
+package agentrun
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-host/mcp-host/core"
 	"github.com/mcp-host/mcp-host/internal/suggest"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/permission"
 	"github.com/mcp-host/mcp-host/runtime/resources"
@@ -16,54 +17,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// serverCaller calls the tools of one server through the manager, so that
-// every adapter call gets the server's filters, timeout and health check.
-type serverCaller struct {
-	m  *Manager
-	id string
-}
-
-func (c serverCaller) CallTool(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
-	return c.m.CallTool(withCallProgress(ctx, c.id, name, args), c.id, name, args)
-}
-
-// Catalog adapts the tools of every ready server, and the kept catalogs of
-// lazy servers that are not running, into one snapshot for a run. Other
-// servers contribute nothing; local names are kept free of collisions. Problems (skipped tools, renamed tools) are returned
-// alongside, each naming its server.
-func (m *Manager) Catalog(opts adapter.Options, local []string) (*adapter.Snapshot, []string) {
-	var cats []*adapter.Catalog
-	var problems []string
-	for _, st := range m.List() {
-		sv, err := m.server(st.ID)
-		if err != nil {
-			continue // went away since List
-		}
-		defs, cached := sv.offered(st.State)
-		if defs == nil {
-			continue
-		}
-		// The server's include/exclude filters apply in the adapter.
-		cat, err := sv.catalog(defs, cached, opts)
-		if err != nil {
-			problems = append(problems, err.Error())
-			continue
-		}
-		problems = append(problems, cat.Problems...)
-		cats = append(cats, cat)
-	}
-	snap := adapter.NewSnapshot(cats, local)
-	for _, r := range snap.Renamed {
-		problems = append(problems, "renamed: "+r)
-	}
-	return snap, problems
-}
-
 // sources returns the sessions of the ready servers.
-func (m *Manager) sources() []resources.Source {
+func sources(m *runtime.Manager) []resources.Source {
 	var out []resources.Source
 	for _, st := range m.List() {
-		if st.State != StateReady {
+		if st.State != runtime.StateReady {
 			continue
 		}
 		if s, err := m.Session(st.ID); err == nil {
@@ -76,7 +34,7 @@ func (m *Manager) sources() []resources.Source {
 // AgentOptions configure an [Agent].
 type AgentOptions struct {
 	// Manager supplies the servers and their tools. Required.
-	Manager *Manager
+	Manager *runtime.Manager
 	// Gate decides every MCP tool call. Required: there is no ungated way
 	// to call an MCP tool.
 	Gate *permission.Gate
@@ -127,7 +85,7 @@ func NewAgent(opts AgentOptions) (*Agent, error) {
 // Tools returns the tools a run started now would see: the adapted tools
 // of the ready servers and the local tools.
 func (a *Agent) Tools(ctx context.Context) (*adapter.Snapshot, []core.Tool, []string) {
-	srcs := a.opts.Manager.sources()
+	srcs := sources(a.opts.Manager)
 	for i := range srcs {
 		srcs[i].NoPrompts = a.opts.UserPrompts != nil && a.opts.UserPrompts(srcs[i].Server)
 	}
@@ -196,7 +154,7 @@ func (a *Agent) Run(ctx context.Context, req RunRequest) (*core.RunResult, error
 	}
 	// The instructions wrap the model itself, so that in search mode they
 	// follow the tools each model call is offered.
-	model := withInstructions(req.Provider, snap, a.opts.Manager.instructionsFor(snap))
+	model := withInstructions(req.Provider, snap, instructionsFor(a.opts.Manager, snap))
 	tools, provider, search := a.searchMode(snap, tools, model)
 	if req.OnToolSearch != nil {
 		req.OnToolSearch(search)
@@ -249,7 +207,7 @@ func (a *Agent) CallTool(ctx context.Context, server, tool string, args json.Raw
 		}
 		return nil, permission.Verdict{}, fmt.Errorf("server %q has no tool %q (after include_tools/exclude_tools)", server, termsafe.Line(tool))
 	}
-	t, err := adapter.New(server, def, serverCaller{a.opts.Manager, server}, a.opts.Adapter)
+	t, err := adapter.New(server, def, a.opts.Manager.Caller(server), a.opts.Adapter)
 	if err != nil {
 		return nil, permission.Verdict{}, err
 	}

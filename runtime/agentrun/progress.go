@@ -1,4 +1,4 @@
-package runtime
+package agentrun
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mcp-host/mcp-host/core"
+	"github.com/mcp-host/mcp-host/runtime"
 	"github.com/mcp-host/mcp-host/runtime/adapter"
 	"github.com/mcp-host/mcp-host/runtime/session"
 )
@@ -41,8 +42,6 @@ type progressRouter struct {
 	calls map[string][]ToolProgress // key → allowed calls not yet made
 }
 
-type progressRouterKey struct{}
-
 // trackProgress arranges for fn to receive the progress reports of the
 // run's MCP tool calls: it returns the run's context and its permission
 // hook wrapped to record the allowed calls. A nil fn changes nothing.
@@ -61,17 +60,13 @@ func trackProgress(ctx context.Context, fn func(ToolProgress), hook core.Permiss
 		}
 		return dec, err
 	}
-	return context.WithValue(ctx, progressRouterKey{}, r), wrapped
+	return runtime.WithToolCallHook(ctx, r.callContext), wrapped
 }
 
-// withCallProgress returns the context for a call of server's tool with
-// args: one that listens for the server's progress when the call belongs
-// to a run that tracks progress (see trackProgress).
-func withCallProgress(ctx context.Context, server, tool string, args any) context.Context {
-	r, ok := ctx.Value(progressRouterKey{}).(*progressRouter)
-	if !ok {
-		return ctx
-	}
+// callContext returns the context for a call of server's tool with args
+// made in the run (a [runtime.ToolCallHook]): one that listens for the
+// server's progress when the call is one the run's hook allowed.
+func (r *progressRouter) callContext(ctx context.Context, server, tool string, args any) context.Context {
 	raw, ok := args.(json.RawMessage)
 	if !ok {
 		return ctx
