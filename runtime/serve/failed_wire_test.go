@@ -2,17 +2,10 @@ package serve_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/mcp-host/mcp-host/runtime/config"
-	"github.com/mcp-host/mcp-host/runtime/serve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,31 +20,7 @@ func TestPrimitiveErrorsSayContextOnceOnTheWire(t *testing.T) {
 	srv.AddResource(&mcp.Resource{URI: "file:///a", Name: "a"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///a", Text: "A"}}}, nil
 	})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		hs.Close()
-	})
-	global := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":{"h":{"transport":"http","url":"`+hs.URL+`"}}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rt, prim := startPrim(t, serve.ServeOptions{Config: config.LoadOptions{GlobalPath: global}, WatchInterval: -1})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		st, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "h"})
-		if err == nil && st.Server.State == protocol.StateReady {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("h never ready: %+v %v", st, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_, prim, ctx := startPrimOver(t, srv)
 	_, err := prim.ResourcesRead(ctx, &protocol.ResourceParams{Server: "h", URI: "file:///missing"})
 	wantOnce(t, err, `server "h": resources/read "file:///missing": `, "resources/read")
 	_, err = prim.PromptsGet(ctx, &protocol.PromptsGetParams{Server: "h", Name: "missing"})

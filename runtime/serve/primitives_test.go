@@ -105,34 +105,7 @@ func TestPrimitivesStripServerText(t *testing.T) {
 	srv.AddResource(&mcp.Resource{URI: "file:///a", Name: "a\x1b[1mname", MIMEType: "text/plain"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///a", Text: "A"}}}, nil
 	})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	// Closed after the runtime (cleanups run last first): its session's
-	// open stream would keep Close waiting.
-	t.Cleanup(func() {
-		hs.CloseClientConnections()
-		hs.Close()
-	})
-	dir := t.TempDir()
-	global := filepath.Join(dir, "config.json")
-	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":{"h":{"transport":"http","url":"`+hs.URL+`"}}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rt, prim := startPrim(t, serve.ServeOptions{Config: config.LoadOptions{GlobalPath: global}, WatchInterval: -1})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if _, err := rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		st, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "h"})
-		if err == nil && st.Server.State == protocol.StateReady {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("h never ready: %+v %v", st, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	_, prim, ctx := startPrimOver(t, srv)
 	l, err := prim.PromptsList(ctx, &protocol.ListParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -151,4 +124,38 @@ func TestPrimitivesStripServerText(t *testing.T) {
 	if err != nil || len(rs.Resources) != 1 || rs.Resources[0].Name != "aname" {
 		t.Errorf("resources = %+v, %v", rs, err)
 	}
+}
+
+// startPrimOver runs srv as the HTTP server "h" of a runtime it starts,
+// initialized, and returns once h is ready, with a context of 20 s.
+func startPrimOver(t *testing.T, srv *mcp.Server) (protocol.Server, protocol.PrimitivesServer, context.Context) {
+	t.Helper()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	// Closed after the runtime (cleanups run last first): its session's
+	// open stream would keep Close waiting.
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	global := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(global, []byte(`{"version":1,"mcp":{"servers":{"h":{"transport":"http","url":"`+hs.URL+`"}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rt, prim := startPrim(t, serve.ServeOptions{Config: config.LoadOptions{GlobalPath: global}, WatchInterval: -1})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	if _, err := rt.Initialize(ctx, &protocol.InitializeParams{ProtocolVersion: protocol.Version}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, err := rt.MCPGet(ctx, &protocol.ServerParams{ID: "h"})
+		if err == nil && st.Server.State == protocol.StateReady {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("h never ready: %+v %v", st, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return rt, prim, ctx
 }
