@@ -32,7 +32,7 @@ func TestDetailWrapsAt60Columns(t *testing.T) {
 	d := protocol.ServerDetail{ServerStatus: protocol.ServerStatus{ID: "files", Status: "error",
 		LastError: "server \"files\": connect: connection closed; stderr: Error: EACCES: permission denied, open '/home/me/notes/x.json'; the sandbox denied /home/me/notes/x.json",
 		Sandbox: &protocol.SandboxStatus{Status: "active", Detail: "Landlock ABI 7",
-			Summary: "default: reads system, toolchains, own files; writes cwd ~/.cache/mcp-host/servers/files/work, temp, private cache, /home/me/notes (named in its config); network all; UNIX sockets none"}},
+			Summary: "default: reads system, toolchains, own files; writes cwd ~/.cache/mcp-host/servers/files/work, temp /tmp/mcp-host-files-1234, private cache ~/.cache/mcp-host/servers/files, /home/me/notes (named in its config); network all; UNIX sockets none"}},
 		Stderr: "Error: EACCES: permission denied, open '/home/me/notes/x.json'\n    at Object.openSync (node:fs:573:18)"}
 	m := &Model{width: 60, height: 60}
 	m.detail = renderDetail(d)

@@ -145,7 +145,8 @@ func TestResolveAndSummary(t *testing.T) {
 		t.Errorf("protect %v", eff.Protect)
 	}
 	sum := eff.Summary()
-	for _, want := range []string{"default: reads system, toolchains, own files;", "writes cwd ~/proj, temp", "network all", "UNIX sockets none"} {
+	shortTemp := filepath.FromSlash("/tmp/mcp-x")
+	for _, want := range []string{"default: reads system, toolchains, own files;", "writes cwd ~/proj, temp " + shortTemp, "network all", "UNIX sockets none"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary %q lacks %q", sum, want)
 		}
@@ -168,7 +169,7 @@ func TestResolveAndSummary(t *testing.T) {
 		t.Errorf("relative grant: %v", eff.Write)
 	}
 	sum = eff.Summary()
-	if !strings.Contains(sum, "strict: reads system, toolchains, own files, ~/data, ~/.ssh; writes temp, ~/proj/out; network none; UNIX sockets none") {
+	if !strings.Contains(sum, "strict: reads system, toolchains, own files, ~/data, ~/.ssh; writes temp "+shortTemp+", ~/proj/out; network none; UNIX sockets none") {
 		t.Errorf("strict summary %q", sum)
 	}
 	eff, _ = Resolve(Policy{Network: &Network{Mode: NetworkAllow, Allow: []string{"api.github.com:443"}}}, ctx)

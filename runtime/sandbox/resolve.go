@@ -276,8 +276,9 @@ func dedupe(s []string) []string {
 
 // Summary says in one line what the server may do: reads, writes,
 // network, UNIX sockets. The cwd is named with its real path; paths under
-// home show as ~/..., the temporary directory as "temp" and the server's
-// private state as "private cache".
+// home show as ~/..., the temporary directory as "temp <path>" and the
+// server's private state as "private cache <path>": every place with its
+// real path, as each view shows it.
 func (e *Effective) Summary() string {
 	if e == nil {
 		return "default"
@@ -332,9 +333,9 @@ func (e *Effective) Summary() string {
 func (e *Effective) short(p string) string {
 	switch {
 	case e.TempDir != "" && p == e.TempDir:
-		return "temp"
+		return "temp " + e.shortHome(p)
 	case e.StateDir != "" && p == e.StateDir:
-		return "private cache"
+		return "private cache " + e.shortHome(p)
 	}
 	return e.shortHome(p)
 }
