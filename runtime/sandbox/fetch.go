@@ -81,6 +81,12 @@ func PlanFetch(eff *Effective, ctx Context, command string, args, env, host []st
 	f.Cmd.Dir = f.Prefix
 	f.Cmd.Env = fetchEnv(env, host, "npm_config_cache="+cache, "npm_config_update_notifier=false")
 	f.Policy = Policy{Base: BaseStrict, Write: []string{f.Prefix, cache}, Network: &Network{Mode: NetworkAll}}
+	if rc := filepath.Join(ctx.Home, ".npmrc"); ctx.Home != "" && exists(rc) {
+		// The user's npm settings (a private registry, its token): npm
+		// reads them, as the user's own npm would; no package code runs
+		// here, and the server itself never reads them.
+		f.Policy.Read = []string{rc}
+	}
 	return f
 }
 

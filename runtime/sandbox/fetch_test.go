@@ -67,6 +67,15 @@ func TestPlanFetch(t *testing.T) {
 	if f.Policy.Network == nil || f.Policy.Network.Mode != NetworkAll || !slices.Contains(f.Policy.Write, f.Prefix) {
 		t.Errorf("install policy: %+v", f.Policy)
 	}
+	if len(f.Policy.Read) != 0 {
+		t.Errorf("install policy reads %v without a ~/.npmrc", f.Policy.Read)
+	}
+	if err := os.WriteFile(filepath.Join(ctx.Home, ".npmrc"), []byte("registry=http://127.0.0.1:1/\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if g := PlanFetch(strict, ctx, "/usr/bin/npx", args, env, host); g == nil || !slices.Equal(g.Policy.Read, []string{filepath.Join(ctx.Home, ".npmrc")}) {
+		t.Errorf("the user's ~/.npmrc is not granted to the install: %+v", g)
+	}
 	// As npm would leave it: the package, its bin link.
 	pkg := filepath.Join(f.Prefix, "node_modules", "@scope", "srv")
 	bin := filepath.Join(f.Prefix, "node_modules", ".bin", "srv-server")
