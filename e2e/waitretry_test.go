@@ -14,13 +14,16 @@ import (
 // start failed; its backoff has scheduled the next) waits for that attempt
 // within the call's wait_ready_ms and succeeds, instead of failing at once
 // with -32003 not ready: server-everything behind a shell that fails its
-// first start. Then a mistyped tool's error names the tool meant.
+// first three starts. Then a mistyped tool's error names the tool meant.
 func TestToolCallWaitsForScheduledRetry(t *testing.T) {
 	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	dir := t.TempDir()
 	config := dir + "/config.json"
-	script := `if [ -e started ]; then exec "$@"; fi; touch started; echo "first start fails (on purpose)" >&2; exit 3`
+	// Three failed starts: the backoff's third delay (1.6 to 2 s) leaves
+	// the test, however loaded the machine, time to see the server in
+	// error before the attempt that succeeds.
+	script := `n=$(cat starts 2>/dev/null || echo 0); n=$((n+1)); echo $n > starts; if [ $n -gt 3 ]; then exec "$@"; fi; echo "start $n fails (on purpose)" >&2; exit 3`
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
 		"flaky": map[string]any{"command": "sh", "args": append([]string{"-c", script, "sh"}, everything...), "start": "eager"},
 	}}})
@@ -36,9 +39,9 @@ func TestToolCallWaitsForScheduledRetry(t *testing.T) {
 		if err == nil {
 			st = &got.Server.ServerStatus
 		}
-		return err == nil && got.Server.State == protocol.StateError && !got.Server.NextRetryAt.IsZero()
+		return err == nil && got.Server.State == protocol.StateError && !got.Server.NextRetryAt.IsZero() && got.Server.Attempts == 3
 	})
-	if !strings.Contains(st.LastError, "first start fails") {
+	if !strings.Contains(st.LastError, "start 3 fails") {
 		t.Errorf("the failed start's error does not carry its stderr: %q", st.LastError)
 	}
 	res, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "flaky", Tool: "echo", Arguments: []byte(`{"message":"after the retry"}`)})
