@@ -171,20 +171,19 @@ func TestCLICompletionBash(t *testing.T) {
 	}
 }
 
-// The zsh and fish scripts parse, and complete from host __complete. Those
-// shells are not in scripts/debian-packages.txt: a missing one skips, and
-// fails under E2E_REQUIRED=1 only once the list names it.
+// The zsh and fish scripts parse, and complete from host __complete
+// (scripts/deps.sh installs both shells).
 func TestCLICompletionZshFish(t *testing.T) {
 	t.Parallel() // waits on processes most of its time (package doc: Parallel tests)
 	zsh, zshErr := exec.LookPath("zsh")
 	fish, fishErr := exec.LookPath("fish")
 	if zshErr != nil && fishErr != nil {
-		requireShell(t, "zsh", zshErr)
-		requireShell(t, "fish", fishErr)
+		testenv.Require(t, "zsh (scripts/debian-packages.txt)", zshErr)
+		testenv.Require(t, "fish (scripts/debian-packages.txt)", fishErr)
 	}
 	u := newCompletionUser(t)
 	t.Run("zsh", func(t *testing.T) {
-		requireShell(t, "zsh", zshErr)
+		testenv.Require(t, "zsh (scripts/debian-packages.txt)", zshErr)
 		script := u.script(t, "zsh")
 		u.shell(t, zsh, "-n", script)
 		// Outside a completion widget: compadd prints what it is given.
@@ -198,7 +197,7 @@ func TestCLICompletionZshFish(t *testing.T) {
 		}
 	})
 	t.Run("fish", func(t *testing.T) {
-		requireShell(t, "fish", fishErr)
+		testenv.Require(t, "fish (scripts/debian-packages.txt)", fishErr)
 		script := u.script(t, "fish")
 		u.shell(t, fish, "--no-config", "-n", script)
 		for _, tc := range completionCases {
@@ -217,24 +216,4 @@ func TestCLICompletionZshFish(t *testing.T) {
 			u.clean(t, tc.words, got)
 		}
 	})
-}
-
-// requireShell skips t when shell is missing, or fails it under
-// E2E_REQUIRED=1 when scripts/debian-packages.txt lists the shell (then
-// scripts/deps.sh installs it).
-func requireShell(t *testing.T, shell string, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	list, rerr := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "scripts", "debian-packages.txt"))
-	listed := rerr == nil && slices.ContainsFunc(strings.Split(string(list), "\n"), func(line string) bool {
-		f := strings.Fields(strings.SplitN(line, "#", 2)[0])
-		return len(f) > 0 && f[0] == shell
-	})
-	if listed {
-		testenv.Require(t, shell, err)
-		return
-	}
-	t.Skipf("E2E SKIPPED: %s is not installed (%v), and scripts/debian-packages.txt does not list it, so the suite does not require it", shell, err)
 }
