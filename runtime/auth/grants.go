@@ -143,13 +143,13 @@ func (h *Handler) workloadAssertion() (string, error) {
 			return "", fmt.Errorf("server %s: oauth.assertion_file: %w", h.opts.ServerID, err)
 		}
 		if a := strings.TrimSpace(string(raw)); a != "" {
-			redact.Register(a)
+			redact.RegisterShortLived(a)
 			return a, nil
 		}
 		return "", fmt.Errorf("server %s: oauth.assertion_file %s is empty", h.opts.ServerID, h.opts.AssertionFile)
 	case h.opts.AssertionEnv != "":
 		if a := strings.TrimSpace(os.Getenv(h.opts.AssertionEnv)); a != "" {
-			redact.Register(a)
+			redact.RegisterShortLived(a)
 			return a, nil
 		}
 		return "", fmt.Errorf("server %s: oauth.assertion_env: $%s is unset or empty", h.opts.ServerID, h.opts.AssertionEnv)
@@ -173,7 +173,7 @@ func (h *Handler) idJAG(ctx context.Context, d *discovered, scopes []string) (st
 	if err != nil {
 		return "", err
 	}
-	redact.Register(strings.TrimSpace(string(raw)))
+	redact.RegisterShortLived(strings.TrimSpace(string(raw)))
 	resource := d.resource
 	if resource == "" {
 		resource = canonicalResource(h.opts.ServerURL)
@@ -204,7 +204,7 @@ func (h *Handler) idJAG(ctx context.Context, d *discovered, scopes []string) (st
 	if tr.issuedType != "" && tr.issuedType != idJAGTokenType {
 		return "", fmt.Errorf("server %s: identity provider issued a %q, not an ID-JAG", h.opts.ServerID, clean(tr.issuedType, maxShownCode))
 	}
-	redact.Register(tr.token.AccessToken)
+	redact.RegisterShortLived(tr.token.AccessToken)
 	return tr.token.AccessToken, nil
 }
 

@@ -54,7 +54,7 @@ func registerSecrets(rec *Record) {
 		return
 	}
 	if t := rec.Token; t != nil {
-		redact.Register(t.AccessToken, t.RefreshToken)
+		redact.RegisterShortLived(t.AccessToken, t.RefreshToken)
 	}
 	if c := rec.Client; c != nil {
 		redact.Register(c.ClientSecret, c.RegistrationAccessToken)
