@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,23 +103,8 @@ func TestOIDCClockJumps(t *testing.T) {
 		}
 		secrets = append(secrets, hostSecrets(t, store)...)
 	}
-	state := func(h *servedHost) protocol.ServerStatus {
-		g, err := h.rt.MCPGet(ctxT(t, 10*time.Second), &protocol.ServerParams{ID: "oidc"})
-		if err != nil {
-			t.Fatalf("mcp.get oidc: %v", err)
-		}
-		return g.Server.ServerStatus
-	}
-	echo := func(h *servedHost, text string) error {
-		res, err := h.rt.ToolCall(ctxT(t, 30*time.Second), &protocol.ToolCallParams{Server: "oidc", Tool: "echo", Arguments: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text))})
-		if err != nil {
-			return err
-		}
-		if res.Result.IsError || len(res.Result.Content) == 0 || res.Result.Content[0].Text != "echo: "+text {
-			return fmt.Errorf("echo %q answered %+v", text, res.Result)
-		}
-		return nil
-	}
+	state := func(h *servedHost) protocol.ServerStatus { return serverState(t, h, "oidc") }
+	echo := func(h *servedHost, text string) error { return oidcEcho(t, h, text) }
 	prompted := func(h *servedHost) int {
 		h.ui.mu.Lock()
 		defer h.ui.mu.Unlock()

@@ -237,23 +237,8 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 		}
 		return h
 	}
-	state := func(h *servedHost, id string) protocol.ServerStatus {
-		g, err := h.rt.MCPGet(ctxT(t, 10*time.Second), &protocol.ServerParams{ID: id})
-		if err != nil {
-			t.Fatalf("mcp.get %s: %v", id, err)
-		}
-		return g.Server.ServerStatus
-	}
-	echo := func(h *servedHost, text string) error {
-		res, err := h.rt.ToolCall(ctxT(t, 30*time.Second), &protocol.ToolCallParams{Server: "oidc", Tool: "echo", Arguments: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text))})
-		if err != nil {
-			return err
-		}
-		if res.Result.IsError || len(res.Result.Content) == 0 || res.Result.Content[0].Text != "echo: "+text {
-			return fmt.Errorf("echo %q answered %+v", text, res.Result)
-		}
-		return nil
-	}
+	state := func(h *servedHost, id string) protocol.ServerStatus { return serverState(t, h, id) }
+	echo := func(h *servedHost, text string) error { return oidcEcho(t, h, text) }
 
 	h1 := serve()
 	step(t, "first connect waits for a login", func(t *testing.T) {
@@ -459,4 +444,27 @@ func TestOIDCProviderLifecycle(t *testing.T) {
 			}
 		}
 	})
+}
+
+// serverState is server id's status in h (mcp.get), failing t on error.
+func serverState(t *testing.T, h *servedHost, id string) protocol.ServerStatus {
+	t.Helper()
+	g, err := h.rt.MCPGet(ctxT(t, 10*time.Second), &protocol.ServerParams{ID: id})
+	if err != nil {
+		t.Fatalf("mcp.get %s: %v", id, err)
+	}
+	return g.Server.ServerStatus
+}
+
+// oidcEcho calls the OIDC-protected server's echo with text in h and
+// checks its answer.
+func oidcEcho(t *testing.T, h *servedHost, text string) error {
+	res, err := h.rt.ToolCall(ctxT(t, 30*time.Second), &protocol.ToolCallParams{Server: "oidc", Tool: "echo", Arguments: json.RawMessage(fmt.Sprintf(`{"text":%q}`, text))})
+	if err != nil {
+		return err
+	}
+	if res.Result.IsError || len(res.Result.Content) == 0 || res.Result.Content[0].Text != "echo: "+text {
+		return fmt.Errorf("echo %q answered %+v", text, res.Result)
+	}
+	return nil
 }

@@ -19,10 +19,8 @@ const maxShortLived = 256
 var registry struct {
 	sync.RWMutex
 	values map[string]bool // kept for the life of the process
-	// recent are the short-lived ones, oldest first; recentSet indexes
-	// them.
-	recent    []string
-	recentSet map[string]bool
+	// recent are the short-lived ones, oldest first.
+	recent []string
 	// sorted are the values, longest first (a secret containing another
 	// wins), each followed by its URL-escaped form when that differs.
 	// mask replaces them all in one pass when there are more than
@@ -44,25 +42,7 @@ const fewSecrets = 32
 // [MinSecretLen] are ignored. Safe for concurrent use; values stay
 // registered for the life of the process. Tokens that are replaced as the
 // host runs go through [RegisterShortLived].
-func Register(values ...string) {
-	registry.Lock()
-	defer registry.Unlock()
-	changed := false
-	for _, v := range values {
-		v = strings.TrimSpace(v)
-		if len(v) < MinSecretLen || registry.values[v] {
-			continue
-		}
-		if registry.values == nil {
-			registry.values = map[string]bool{}
-		}
-		registry.values[v] = true
-		changed = true
-	}
-	if changed {
-		rebuildMask()
-	}
-}
+func Register(values ...string) { register(values, false) }
 
 // RegisterShortLived records secrets that the host replaces as it runs
 // (access and refresh tokens, assertions, ID-JAGs) as [Register] does,
@@ -72,30 +52,35 @@ func Register(values ...string) {
 // bigger. One registered again counts as new; one dropped is long
 // replaced (an access token expires within hours; a rotated refresh token
 // is refused).
-func RegisterShortLived(values ...string) {
+func RegisterShortLived(values ...string) { register(values, true) }
+
+// register adds values for the process's life, or as short-lived ones,
+// and rebuilds the mask when the set changed.
+func register(values []string, shortLived bool) {
 	registry.Lock()
 	defer registry.Unlock()
 	changed := false
 	for _, v := range values {
 		v = strings.TrimSpace(v)
-		if len(v) < MinSecretLen || registry.values[v] {
-			continue
+		switch {
+		case len(v) < MinSecretLen || registry.values[v]:
+		case shortLived:
+			if i := slices.Index(registry.recent, v); i >= 0 {
+				registry.recent = slices.Delete(registry.recent, i, i+1) // new again, same set
+			} else {
+				changed = true
+			}
+			registry.recent = append(registry.recent, v)
+			if len(registry.recent) > maxShortLived {
+				registry.recent = slices.Delete(registry.recent, 0, 1)
+			}
+		default:
+			if registry.values == nil {
+				registry.values = map[string]bool{}
+			}
+			registry.values[v] = true
+			changed = true
 		}
-		if registry.recentSet == nil {
-			registry.recentSet = map[string]bool{}
-		}
-		if registry.recentSet[v] {
-			i := slices.Index(registry.recent, v)
-			registry.recent = append(slices.Delete(registry.recent, i, i+1), v)
-			continue
-		}
-		registry.recent = append(registry.recent, v)
-		registry.recentSet[v] = true
-		if len(registry.recent) > maxShortLived {
-			delete(registry.recentSet, registry.recent[0])
-			registry.recent = slices.Delete(registry.recent, 0, 1)
-		}
-		changed = true
 	}
 	if changed {
 		rebuildMask()
