@@ -17,9 +17,11 @@ import (
 // call. Strict has no network, and npm writes its cache even offline, so
 // before the first start the host installs the package with the user's own
 // npm (pointed here at a loopback registry: tests reach loopback only),
-// with the network, without install scripts, into the server's private
-// prefix; the server then runs from there without npm, may read that
-// prefix and may not change it. Before this, the start failed with npm's
+// with the network, without install scripts, into the server's launcher
+// directory (among the host's own state); the server then runs from there
+// without npm, may read it and may not change it: the sandbox refuses the
+// write with EACCES even when the server's own arguments name the
+// installed package's directory. Before this, the start failed with npm's
 // ENOTCACHED.
 func TestSandboxStrictNpx(t *testing.T) {
 	t.Parallel() // waits on npm and node most of its time (package doc: Parallel tests)
@@ -32,7 +34,11 @@ func TestSandboxStrictNpx(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := s.host(t, "mcp", "add", "sfiles", "--sandbox", "strict", "--sandbox-write", dir, "--", npx, "-y", "@modelcontextprotocol/server-filesystem", dir); code != 0 {
+	// The installed package's own directory is the server's second
+	// allowed directory (its words, which strict grants nothing): its own
+	// path check lets a write there through, to the sandbox.
+	installed := filepath.Join(s.home, ".cache", "mcp-host", "launchers", "sfiles", "prefix", "node_modules", "@modelcontextprotocol", "server-filesystem")
+	if out, code := s.host(t, "mcp", "add", "sfiles", "--sandbox", "strict", "--sandbox-write", dir, "--", npx, "-y", "@modelcontextprotocol/server-filesystem", dir, installed); code != 0 {
 		t.Fatalf("mcp add: exit %d\n%s", code, out)
 	}
 	out, code := s.host(t, "mcp", "test", "sfiles")
@@ -61,17 +67,17 @@ func TestSandboxStrictNpx(t *testing.T) {
 	if !strings.Contains(out, "installed with the network before its first start, without running its code") || !strings.Contains(out, "network none") {
 		t.Errorf("mcp get does not say how the package came or that it has no network:\n%s", out)
 	}
-	// Its program may not be changed by the server: the prefix is read only.
-	prefix := filepath.Join(s.home, ".cache", "mcp-host", "servers", "sfiles", "npx")
-	target := filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "server-filesystem", "package.json")
+	// Its program may not be changed by the server: the install is read
+	// only, refused by the sandbox itself.
+	target := filepath.Join(installed, "package.json")
 	if _, err := os.Stat(target); err != nil {
-		t.Fatalf("the private install: %v", err)
+		t.Fatalf("the install: %v", err)
 	}
 	out, _ = call("write_file", map[string]any{"path": target, "content": "{}"})
 	if b, _ := os.ReadFile(target); string(b) == "{}" {
 		t.Fatalf("the server rewrote its own installed package:\n%s", out)
 	}
-	if !strings.Contains(out, "Access denied") && !strings.Contains(out, "EACCES") {
-		t.Errorf("the refused write is not the sandbox's (or the server's) refusal:\n%s", out)
+	if !strings.Contains(out, "EACCES") {
+		t.Errorf("the refused write is not the sandbox's EACCES:\n%s", out)
 	}
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-host/mcp-host/internal/atomicfile"
+	"github.com/mcp-host/mcp-host/internal/statefile"
 	"github.com/mcp-host/mcp-host/internal/stderrtail"
 	"github.com/mcp-host/mcp-host/runtime/config"
 	"github.com/mcp-host/mcp-host/runtime/process"
@@ -17,6 +20,10 @@ import (
 
 // maxFetch bounds a launcher's fetch before a start without network.
 const maxFetch = 5 * time.Minute
+
+// maxLauncherFile bounds a file of a launcher's install the host reads
+// (its record, a package's manifest).
+const maxLauncherFile = 1 << 20
 
 // fetchLauncher installs, before a stdio server without network starts,
 // what its launcher would download at start (see sandbox.PlanFetch): npm
@@ -27,8 +34,8 @@ const maxFetch = 5 * time.Minute
 // so while the install runs and after.
 func (sv *server) fetchLauncher(ctx context.Context, cfg *config.ServerConfig) (string, []string, error) {
 	so := sv.m.opts.Sandbox
-	if so == nil || cfg.TransportName() != "stdio" || cfg.SandboxPolicy().Off || goruntime.GOOS == "windows" {
-		return "", nil, nil
+	if so == nil || cfg.TransportName() != "stdio" || cfg.SandboxPolicy().Off || goruntime.GOOS == "windows" || !sandbox.IsNpx(cfg.Command) {
+		return "", nil, nil // nothing to install: no lookup, no policy resolved on this start
 	}
 	command, err := exec.LookPath(cfg.Command)
 	if err != nil {
@@ -45,7 +52,7 @@ func (sv *server) fetchLauncher(ctx context.Context, cfg *config.ServerConfig) (
 	if f == nil {
 		return "", nil, nil
 	}
-	if f.Cmd != nil {
+	if old, err := statefile.Read(f.Record, maxLauncherFile); err != nil || !bytes.Equal(old, f.RecordData()) {
 		sv.m.opts.Logger.Info("installing before a start without network", "server", sv.entry.ID, "packages", strings.Join(f.Packages, " "))
 		sv.update(func(s *Status) {
 			s.Sandbox = &sandbox.Status{State: sandbox.StatePending, Detail: "installing " + strings.Join(f.Packages, ", ") + " with the network, without running its code", Summary: eff.Summary(), Protections: sandbox.Protections(eff)}
@@ -54,11 +61,13 @@ func (sv *server) fetchLauncher(ctx context.Context, cfg *config.ServerConfig) (
 			sv.update(func(s *Status) { s.Sandbox = sv.sandboxPreview() })
 			return "", nil, fmt.Errorf("installing %s before a start without network: %w", strings.Join(f.Packages, ", "), err)
 		}
-		if err := f.Done(); err != nil {
-			return "", nil, err
+		// By a rename: a link where the record goes is replaced, never
+		// written through.
+		if err := atomicfile.WriteFile(f.Record, f.RecordData(), 0o600); err != nil {
+			return "", nil, fmt.Errorf("record the install of %s: %w", strings.Join(f.Packages, ", "), err)
 		}
 	}
-	program, args, err := f.Program()
+	program, args, err := f.Program(func(path string) ([]byte, error) { return statefile.Read(path, maxLauncherFile) })
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: %w", errConfig, err)
 	}

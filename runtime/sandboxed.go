@@ -22,8 +22,11 @@ type SandboxOptions struct {
 	HostPaths []string
 	// StateRoot holds each server's private state, <StateRoot>/<id>: its
 	// launcher caches and, when its config names no cwd, its working
-	// directory (see sandbox.Context.StateDir). "" keeps the host's cwd
-	// and the user's shared caches.
+	// directory (see sandbox.Context.StateDir). Beside it,
+	// <StateRoot>/../launchers/<id> holds what the host installs for a
+	// launcher without network (sandbox.Context.LauncherDir); StateRoot's
+	// parent must be among HostPaths. "" keeps the host's cwd and the
+	// user's shared caches.
 	StateRoot string
 }
 
@@ -39,6 +42,8 @@ func SandboxContext(so *SandboxOptions, id string, cfg *config.ServerConfig, com
 		ctx.HostPaths = so.HostPaths
 		if so.StateRoot != "" && !cfg.SandboxPolicy().Off && goruntime.GOOS != "windows" {
 			ctx.StateDir = filepath.Join(so.StateRoot, id)
+			// Beside the servers' states, not in one: no server writes it.
+			ctx.LauncherDir = filepath.Join(filepath.Dir(so.StateRoot), "launchers", id)
 			if ctx.Cwd == "" {
 				ctx.Cwd = filepath.Join(ctx.StateDir, "work")
 			}

@@ -28,7 +28,7 @@ func TestAddSandboxFlags(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("add: %d %s", code, errOut)
 	}
-	if !strings.Contains(out, "sandbox: strict: reads system, toolchains, own files, private cache ~/.cache/mcp-host/servers/files, ~/docs; writes cwd ") || !strings.Contains(out, "not granted: "+data+" (named in its arguments); to let it read and write there: --sandbox-write "+data) {
+	if !strings.Contains(out, "sandbox: strict: reads system, toolchains, own files, ~/docs; writes cwd ") || !strings.Contains(out, "not granted: "+data+" (named in its arguments); to let it read and write there: --sandbox-write "+data) {
 		t.Errorf("add says:\n%s", out)
 	}
 	b, _ := os.ReadFile(global)

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,9 +14,10 @@ import (
 // starts; a server without network (the strict base) cannot, and npm
 // writes its cache even to read it offline. So before such a server's
 // first start its packages are installed by npm, with the network,
-// without running any of their code (no install scripts), into a private
-// prefix that only the fetch writes; the server then runs the package's
-// program from there, without npm, reading the prefix and changing
+// without running any of their code (no install scripts), into the
+// server's launcher directory (Context.LauncherDir, among the host's own
+// state: no server writes it under any policy); the server then runs the
+// package's program from there, without npm, reading it and changing
 // nothing of it.
 
 // Fetch is the install a server's launcher needs before the server starts
@@ -25,40 +25,42 @@ import (
 type Fetch struct {
 	// Cmd runs npm: it installs Packages into Prefix without install
 	// scripts. It is not yet confined: start it under Policy, resolved
-	// like the server's. nil when an earlier start installed the same
-	// packages.
+	// like the server's. The caller skips it when Record already holds
+	// RecordData (an earlier start installed the same packages), and
+	// writes that there after it.
 	Cmd *exec.Cmd
-	// Policy is what the fetch runs under: strict, writing Prefix and a
-	// private npm cache, with the network.
+	// Policy is what the fetch runs under: strict, writing Prefix and its
+	// own npm cache, both in the launcher directory, with the network.
 	Policy Policy
 	// Packages are the package specs npx would install, as the server's
 	// arguments name them.
 	Packages []string
-	// Prefix is where they are installed (<StateDir>/npx).
+	// Prefix is where they are installed (<LauncherDir>/prefix).
 	Prefix string
+	// Record is the file that says what is installed
+	// (<LauncherDir>/installed).
+	Record string
 
 	program string   // the program npx would run ("" is the first package's)
 	args    []string // its arguments
 }
 
-// fetchMarker names the file in Prefix that records the packages
-// installed; the server, which only reads its private state under
-// strict, cannot forge it.
-const fetchMarker = ".mcp-host-fetched"
+// fetchRecord names the file in the launcher directory that records the
+// packages installed.
+const fetchRecord = "installed"
 
 // PlanFetch returns the install a server that runs command (npx) with args
 // under eff needs before it starts, or nil when it needs none: only an npx
 // launcher that names its package, only without network, only with a
-// private state (ctx.StateDir), and not when the server's env names its own
-// npm cache. Its Cmd is nil when an earlier start installed the same
-// packages. env is the server's environment (npm's offline and cache
+// launcher directory (ctx.LauncherDir), and not when the server's env names
+// its own npm cache. env is the server's environment (npm's offline and cache
 // settings are dropped from it for the fetch); host is the host's, from
 // which npm gets what it needs to reach the registry ([fetchEnv]).
 func PlanFetch(eff *Effective, ctx Context, command string, args, env, host []string) *Fetch {
-	if eff == nil || eff.Off || eff.Network != NetworkNone || ctx.StateDir == "" {
+	if eff == nil || eff.Off || eff.Network != NetworkNone || ctx.LauncherDir == "" {
 		return nil
 	}
-	if name := strings.TrimSuffix(filepath.Base(command), ".cmd"); name != "npx" {
+	if !IsNpx(command) {
 		return nil
 	}
 	if _, own := ctx.Env["npm_config_cache"]; own {
@@ -68,15 +70,13 @@ func PlanFetch(eff *Effective, ctx Context, command string, args, env, host []st
 	if len(pkgs) == 0 {
 		return nil
 	}
-	f := &Fetch{Packages: pkgs, Prefix: filepath.Join(ctx.StateDir, "npx"), program: program, args: rest}
-	if old, err := os.ReadFile(f.marker()); err == nil && bytes.Equal(old, f.record()) {
-		return f
-	}
-	cache := filepath.Join(ctx.StateDir, "npm")
+	f := &Fetch{Packages: pkgs, Prefix: filepath.Join(ctx.LauncherDir, "prefix"), Record: filepath.Join(ctx.LauncherDir, fetchRecord),
+		program: program, args: rest}
+	cache := filepath.Join(ctx.LauncherDir, "cache")
 	npmArgs := append([]string{"install", "--prefix", f.Prefix, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"}, flags...)
 	f.Cmd = exec.Command(filepath.Join(filepath.Dir(command), "npm"), append(npmArgs, pkgs...)...)
-	// npm reads the project's .npmrc from --prefix, which the server
-	// cannot write; the install runs there too, not in the server's work
+	// npm reads the project's .npmrc from --prefix, which no server
+	// writes; the install runs there too, not in the server's work
 	// directory, which it writes.
 	f.Cmd.Dir = f.Prefix
 	f.Cmd.Env = fetchEnv(env, host, "npm_config_cache="+cache, "npm_config_update_notifier=false")
@@ -114,24 +114,15 @@ func fetchEnv(env, host []string, set ...string) []string {
 	return append(out, set...)
 }
 
-// Done records that the packages are installed, so the next start skips
-// the install. A newer version of an unpinned package needs Prefix
-// removed.
-func (f *Fetch) Done() error {
-	if err := os.WriteFile(f.marker(), f.record(), 0o600); err != nil {
-		return fmt.Errorf("sandbox: record the install of %s: %w", strings.Join(f.Packages, ", "), err)
-	}
-	return nil
-}
-
 // Program is the installed program the server runs instead of npx, and
 // its arguments: the bin npx would pick (the named command, else the
-// first package's only bin or the one named after it).
-func (f *Fetch) Program() (string, []string, error) {
+// first package's only bin or the one named after it). read reads a
+// package's manifest (the caller bounds it).
+func (f *Fetch) Program(read func(path string) ([]byte, error)) (string, []string, error) {
 	name := f.program
 	if name == "" {
 		var err error
-		if name, err = f.defaultBin(); err != nil {
+		if name, err = f.defaultBin(read); err != nil {
 			return "", nil, err
 		}
 	}
@@ -144,9 +135,9 @@ func (f *Fetch) Program() (string, []string, error) {
 
 // defaultBin is the bin npx runs for the first package: its only one, or
 // the one named after the package without its scope.
-func (f *Fetch) defaultBin() (string, error) {
+func (f *Fetch) defaultBin(read func(string) ([]byte, error)) (string, error) {
 	pkg := packageName(f.Packages[0])
-	data, err := os.ReadFile(filepath.Join(f.Prefix, "node_modules", filepath.FromSlash(pkg), "package.json"))
+	data, err := read(filepath.Join(f.Prefix, "node_modules", filepath.FromSlash(pkg), "package.json"))
 	if err != nil {
 		return "", fmt.Errorf("sandbox: read the manifest of %s: %w", pkg, err)
 	}
@@ -180,9 +171,14 @@ func (f *Fetch) String() string {
 	return "npx's " + strings.Join(f.Packages, ", ") + " installed with the network before its first start, without running its code (no install scripts); it runs from its private copy without npm, reading it, changing nothing"
 }
 
-func (f *Fetch) marker() string { return filepath.Join(f.Prefix, fetchMarker) }
+// IsNpx reports whether command is npx, the launcher [PlanFetch] installs
+// for.
+func IsNpx(command string) bool {
+	return strings.TrimSuffix(filepath.Base(command), ".cmd") == "npx"
+}
 
-func (f *Fetch) record() []byte { return []byte(strings.Join(f.Packages, "\n") + "\n") }
+// RecordData is what Record holds once the packages are installed.
+func (f *Fetch) RecordData() []byte { return []byte(strings.Join(f.Packages, "\n") + "\n") }
 
 // packageName is a package spec's name: "@scope/name@1" is "@scope/name".
 func packageName(spec string) string {

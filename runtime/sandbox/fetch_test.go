@@ -29,12 +29,13 @@ func TestNpxCommandLine(t *testing.T) {
 	}
 }
 
-// PlanFetch plans an install only for npx without network, once per set
-// of packages, with npm beside npx, the host's registry settings and
+// PlanFetch plans an install only for npx without network, recorded per
+// set of packages, with npm beside npx, the host's registry settings and
 // without npm's offline switch; Program picks the bin npx would.
 func TestPlanFetch(t *testing.T) {
 	state := t.TempDir()
-	ctx := Context{Home: t.TempDir(), Cwd: filepath.Join(state, "work"), StateDir: state}
+	launcher := filepath.Join(t.TempDir(), "launchers", "srv")
+	ctx := Context{Home: t.TempDir(), Cwd: filepath.Join(state, "work"), StateDir: state, LauncherDir: launcher}
 	strict := &Effective{Base: BaseStrict, Network: NetworkNone}
 	args := []string{"-y", "@scope/srv", "/data"}
 	env := []string{"PATH=/bin", "npm_config_offline=true"}
@@ -56,7 +57,7 @@ func TestPlanFetch(t *testing.T) {
 		t.Errorf("the install runs in %s, want its prefix: the server writes its own work directory (an .npmrc there would steer it)", f.Cmd.Dir)
 	}
 	joined := strings.Join(f.Cmd.Env, "\n")
-	for _, want := range []string{"HTTPS_PROXY=http://proxy:3128", "npm_config_registry=http://127.0.0.1:1/", "npm_config_cache=" + filepath.Join(state, "npm")} {
+	for _, want := range []string{"HTTPS_PROXY=http://proxy:3128", "npm_config_registry=http://127.0.0.1:1/", "npm_config_cache=" + filepath.Join(launcher, "cache")} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("install env lacks %s:\n%s", want, joined)
 		}
@@ -91,19 +92,44 @@ func TestPlanFetch(t *testing.T) {
 	if err := os.WriteFile(bin, nil, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Done(); err != nil {
-		t.Fatal(err)
+	if f.Record != filepath.Join(launcher, "installed") {
+		t.Errorf("record at %s", f.Record)
 	}
-	again := PlanFetch(strict, ctx, "/usr/bin/npx", args, env, host)
-	if again == nil || again.Cmd != nil {
-		t.Fatalf("the same packages planned again after Done: %+v", again)
-	}
-	program, rest, err := again.Program()
+	program, rest, err := f.Program(os.ReadFile)
 	if err != nil || program != bin || !slices.Equal(rest, []string{"/data"}) {
 		t.Errorf("Program() = %q %q %v, want %q [/data]", program, rest, err, bin)
 	}
 	other := PlanFetch(strict, ctx, "/usr/bin/npx", []string{"-y", "@scope/srv@2"}, env, host)
-	if other == nil || other.Cmd == nil {
-		t.Error("another version is not installed")
+	if other == nil || string(other.RecordData()) == string(f.RecordData()) {
+		t.Error("another version reads as the same install")
+	}
+}
+
+// No server writes its launcher directory, under any base: what a server
+// left there could steer the next install (which has the network) or
+// change what a strict server runs. Strict reads it once it exists.
+func TestLauncherDirIsNeverWritable(t *testing.T) {
+	home := t.TempDir()
+	state := filepath.Join(home, ".cache", "mcp-host", "servers", "srv")
+	launcher := filepath.Join(home, ".cache", "mcp-host", "launchers", "srv")
+	ctx := Context{Home: home, Cwd: filepath.Join(state, "work"), StateDir: state, LauncherDir: launcher,
+		HostPaths: []string{filepath.Join(home, ".cache", "mcp-host")}, Args: []string{launcher}}
+	for _, base := range []string{BaseDefault, BaseStrict} {
+		eff, err := Resolve(Policy{Base: base}, ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range eff.Write {
+			if within(launcher, w) {
+				t.Errorf("%s: %s writable (through %s), though the server's own words name it", base, launcher, w)
+			}
+		}
+	}
+	if err := os.MkdirAll(launcher, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	eff, _ := Resolve(Policy{Base: BaseStrict}, ctx)
+	if !slices.Contains(eff.Read, launcher) || !strings.Contains(eff.Summary(), "its launcher's install ~/.cache/mcp-host/launchers/srv") {
+		t.Errorf("strict does not read (or say it reads) its launcher's install: %v\n%s", eff.Read, eff.Summary())
 	}
 }

@@ -23,6 +23,13 @@ type Context struct {
 	// launcher caches (npm's, uv's, pip's, XDG_CACHE_HOME) and its
 	// default working directory. Writable under the default policy.
 	StateDir string
+	// LauncherDir is where the host installs, before a start without
+	// network, what the server's launcher would download (see
+	// [PlanFetch]). It lies among the host's own state: no server writes
+	// it under any policy, so nothing a server once left there can steer
+	// an install or change what a strict server runs; the strict base
+	// reads it. "" without private state.
+	LauncherDir string
 	// Command is the resolved executable; Args are its arguments. Both
 	// bases read the server's own files found through them, and the
 	// default reads (and where it needs, writes) the paths its arguments
@@ -71,12 +78,13 @@ type Effective struct {
 	Proxied bool `json:"-"`
 	// Required refuses the start when the policy cannot be enforced.
 	Required bool `json:"required,omitempty"`
-	// Home, Cwd, TempDir and StateDir are kept to shorten paths in the
-	// summary.
-	Home     string `json:"home,omitempty"`
-	Cwd      string `json:"cwd,omitempty"`
-	TempDir  string `json:"tmp,omitempty"`
-	StateDir string `json:"state,omitempty"`
+	// Home, Cwd, TempDir, StateDir and LauncherDir are kept to shorten
+	// paths in the summary.
+	Home        string `json:"home,omitempty"`
+	Cwd         string `json:"cwd,omitempty"`
+	TempDir     string `json:"tmp,omitempty"`
+	StateDir    string `json:"state,omitempty"`
+	LauncherDir string `json:"launcher,omitempty"`
 	// Granted are the policy's own grants, as resolved, for the summary.
 	Granted []string `json:"granted,omitempty"`
 	// Words are the paths granted because the server's own arguments or
@@ -100,7 +108,7 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	eff := &Effective{Off: p.Off, Base: p.BaseName(), Required: p.Required, Home: ctx.Home, Cwd: ctx.Cwd, TempDir: ctx.TempDir, StateDir: ctx.StateDir}
+	eff := &Effective{Off: p.Off, Base: p.BaseName(), Required: p.Required, Home: ctx.Home, Cwd: ctx.Cwd, TempDir: ctx.TempDir, StateDir: ctx.StateDir, LauncherDir: ctx.LauncherDir}
 	if p.Off {
 		eff.Network = NetworkAll
 		return eff, nil
@@ -133,10 +141,10 @@ func Resolve(p Policy, ctx Context) (*Effective, error) {
 			// nothing of the user's.
 			eff.Write = append([]string{ctx.Cwd}, eff.Write...)
 		}
-		if ctx.StateDir != "" {
-			// Read only: what its launcher fetched before it started
-			// (see [PlanFetch]), which it cannot change for its next start.
-			eff.Read = append(eff.Read, ctx.StateDir)
+		if ctx.LauncherDir != "" && exists(ctx.LauncherDir) {
+			// Read only: what the host installed for its launcher before
+			// it started (see [PlanFetch]).
+			eff.Read = append(eff.Read, ctx.LauncherDir)
 		}
 	default:
 		eff.Network = NetworkAll
@@ -289,7 +297,7 @@ func (e *Effective) Summary() string {
 	reads := "system, toolchains, own files"
 	var extra []string
 	for _, p := range e.Read {
-		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) || (p == e.StateDir && !slices.Contains(e.Write, p)) {
+		if slices.Contains(e.Granted, p) || slices.Contains(e.Words, p) || p == e.LauncherDir {
 			extra = append(extra, e.named(p))
 		}
 	}
@@ -336,6 +344,8 @@ func (e *Effective) short(p string) string {
 		return "temp " + e.shortHome(p)
 	case e.StateDir != "" && p == e.StateDir:
 		return "private cache " + e.shortHome(p)
+	case e.LauncherDir != "" && p == e.LauncherDir:
+		return "its launcher's install " + e.shortHome(p)
 	}
 	return e.shortHome(p)
 }
