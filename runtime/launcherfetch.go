@@ -89,7 +89,9 @@ func (sv *server) runFetch(ctx context.Context, f *sandbox.Fetch, sctx sandbox.C
 		return fmt.Errorf("temp dir: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	sctx.TempDir, sctx.Command = tmp, f.Cmd.Path
+	// Its cwd is the prefix, not the server's work directory, which the
+	// strict base would then let it write.
+	sctx.TempDir, sctx.Command, sctx.Cwd = tmp, f.Cmd.Path, f.Prefix
 	eff, err := sandbox.Resolve(f.Policy, sctx)
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ func (p *pacer) wait(ctx context.Context) error {
 	if p == nil {
 		return nil
 	}
-	if p.lim.Tokens() < 1 && p.log != nil && p.said.CompareAndSwap(false, true) {
+	if p.log != nil && !p.said.Load() && p.lim.Tokens() < 1 && p.said.CompareAndSwap(false, true) {
 		p.log.Info("server sends more messages than the host reads; reading them at that rate", "server", p.server, "rate_per_second", maxMessageRate)
 	}
 	return p.lim.Wait(ctx)
