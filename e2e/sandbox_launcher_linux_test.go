@@ -16,7 +16,8 @@ import (
 // the "npm" beside the configured "npx" is a script that, from inside that
 // install, tries the doors no path rule names: a real ssh-agent's socket,
 // the user's terminal, a credential file, a shell start-up file, another
-// server's launcher install and the server's own private state. Each door
+// server's launcher install and the server's own private state and work
+// directory. Each door
 // is first shown open from the test itself; inside, each is refused with
 // the sandbox's own errno.
 func TestSandboxLauncherInstallSideDoors(t *testing.T) {
@@ -27,7 +28,8 @@ func TestSandboxLauncherInstallSideDoors(t *testing.T) {
 	h := func(p string) string { return filepath.Join(s.home, filepath.FromSlash(p)) }
 	other := h(".cache/mcp-host/launchers/other/prefix/node_modules/x/index.js")
 	own := h(".cache/mcp-host/servers/evil/npm/index.js")
-	for _, p := range []string{other, own} {
+	work := h(".cache/mcp-host/servers/evil/work/.envrc") // its work directory, which the server writes
+	for _, p := range []string{other, own, work} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -43,6 +45,7 @@ func TestSandboxLauncherInstallSideDoors(t *testing.T) {
 		{"EACCES", "append", h(".bashrc")},
 		{"EACCES", "write", other},
 		{"EACCES", "write", own},
+		{"EACCES", "write", work},
 	}
 	for _, d := range doors {
 		if d.target == "/dev/tty" {
@@ -53,7 +56,7 @@ func TestSandboxLauncherInstallSideDoors(t *testing.T) {
 			t.Fatalf("unconfined, %s %s is not open, so its refusal would prove nothing: %s", d.action, d.target, out)
 		}
 	}
-	for _, p := range []string{other, own} { // the unconfined writes above
+	for _, p := range []string{other, own, work} { // the unconfined writes above
 		_ = os.WriteFile(p, []byte("// code another start runs\n"), 0o600)
 	}
 
@@ -96,7 +99,7 @@ func TestSandboxLauncherInstallSideDoors(t *testing.T) {
 			t.Errorf("from the install, %s %s: want refused with %s: %s", d.action, d.target, d.errno, results[i])
 		}
 	}
-	for _, p := range []string{other, own} {
+	for _, p := range []string{other, own, work} {
 		if b, _ := os.ReadFile(p); string(b) != "// code another start runs\n" {
 			t.Errorf("%s was changed from the install: %q", p, b)
 		}
