@@ -2,100 +2,67 @@ package e2e_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcp-host/mcp-host/e2e/internal/testenv"
 	"github.com/mcp-host/mcp-host/protocol"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// floodPeer is a go-sdk server over HTTP whose "storm" tool sends, as
-// 10,000 a second, stormCount resources/updated of mem://watched and a
-// tools/list_changed every fifth time (it adds and removes a tool); it
-// counts the tools/list requests it gets. "echo" answers at once. (Its
-// log messages are not sent: the go-sdk sends none until the client sets
-// a level, which the host never does; a server's log lands in a bounded
-// ring, mcp.get's server_log.)
+// floodPeer is e2e/internal/floodpeer (a go-sdk server over HTTP that
+// floods on request) in a process of its own: built without -race, so that
+// its work is a server's, not the race-built test binary's, and shares the
+// machine with the host as a real server would.
 type floodPeer struct {
 	url   string
-	lists atomic.Int64
+	admin string
 }
 
-const stormCount = 10000
+const stormCount = 10000 // as floodpeer sends
 
-func newFloodPeer(t *testing.T) *floodPeer {
+// newFloodPeers builds floodpeer once and starts n of them.
+func newFloodPeers(t *testing.T, n int) []*floodPeer {
 	t.Helper()
-	p := &floodPeer{}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "flood-peer", Version: "1"}, &mcp.ServerOptions{
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-	})
-	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "tools/list" {
-				p.lists.Add(1)
-			}
-			return next(ctx, method, req)
-		}
-	})
-	srv.AddResource(&mcp.Resource{URI: "mem://watched", Name: "watched"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "mem://watched", Text: "x"}}}, nil
-	})
-	text := func(s string) *mcp.CallToolResult {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	bin := filepath.Join(t.TempDir(), "floodpeer")
+	cmd := exec.Command("go", "build", "-o", bin, "./e2e/internal/floodpeer")
+	cmd.Dir = testenv.RepoRoot(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./e2e/internal/floodpeer: %v\n%s", err, out)
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
-		return text("echo"), nil, nil
-	})
-	mcp.AddTool(srv, &mcp.Tool{Name: "storm"}, func(ctx context.Context, req *mcp.CallToolRequest, _ map[string]any) (*mcp.CallToolResult, any, error) {
-		began := time.Now()
-		for i := range stormCount {
-			if i%100 == 0 { // 10,000 a second: a hundred every 10 ms
-				time.Sleep(time.Until(began.Add(time.Duration(i) * time.Millisecond / 10)))
-			}
-			_ = srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "mem://watched"})
-			if i%5 == 0 {
-				if i%10 == 0 {
-					mcp.AddTool(srv, &mcp.Tool{Name: "blink"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
-						return text("blink"), nil, nil
-					})
-				} else {
-					srv.RemoveTools("blink")
-				}
-			}
-		}
-		return text("storm done"), nil, nil
-	})
-	// "blinker" changes the list every 20 ms for two seconds: past the
-	// go-sdk's own debounce of list_changed, a hundred notifications.
-	mcp.AddTool(srv, &mcp.Tool{Name: "blinker"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
-		for i := range 100 {
-			if i%2 == 0 {
-				mcp.AddTool(srv, &mcp.Tool{Name: "blink"}, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
-					return text("blink"), nil, nil
-				})
-			} else {
-				srv.RemoveTools("blink")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return text("blinked"), nil, nil
-	})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(ts.Close)
-	p.url = ts.URL
-	return p
+	var peers []*floodPeer
+	for range n {
+		port := testenv.FreePort(t)
+		addr := "127.0.0.1:" + strconv.Itoa(port)
+		testenv.StartProcess(t, testenv.ProcessOptions{Argv: []string{bin, "-addr", addr}, ReadyPort: port})
+		peers = append(peers, &floodPeer{url: "http://" + addr + "/mcp", admin: "http://" + addr + "/lists"})
+	}
+	return peers
+}
+
+// lists is how many tools/list requests the peer got.
+func (p *floodPeer) lists(t *testing.T) int64 {
+	t.Helper()
+	resp, err := http.Get(p.admin)
+	if err != nil {
+		t.Fatalf("flood peer's count: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		t.Fatalf("flood peer's count %q: %v", b, err)
+	}
+	return n
 }
 
 // TestNotificationFlood: a server that sends 10,000 resources/updated and
@@ -108,10 +75,12 @@ func newFloodPeer(t *testing.T) *floodPeer {
 // `coalesced` (none invented; see below for the few the server's stream
 // loses), and another server's calls made
 // during the storm all succeed, their median latency within 3x of a quiet
-// run's (the host reads a flooding server at its own pace, pace.go).
+// run's. The host reads the flooding server at its own pace (pace.go),
+// which the time it took to read the storm shows.
 func TestNotificationFlood(t *testing.T) {
 	measuresMemory(t)
-	a, b := newFloodPeer(t), newFloodPeer(t)
+	peers := newFloodPeers(t, 2)
+	a, b := peers[0], peers[1]
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.json")
 	writeJSONFile(t, config, map[string]any{"version": 1, "mcp": map[string]any{"servers": map[string]any{
@@ -144,7 +113,7 @@ func TestNotificationFlood(t *testing.T) {
 	for range 50 {
 		quiet = append(quiet, echo())
 	}
-	before, listsBefore := rssKB(h.cmd.Process.Pid), a.lists.Load()
+	before, listsBefore := rssKB(h.cmd.Process.Pid), a.lists(t)
 	cpuBefore := procCPU(h.cmd.Process.Pid)
 
 	done := make(chan error, 1)
@@ -174,6 +143,7 @@ func TestNotificationFlood(t *testing.T) {
 	// b's calls go on meanwhile: they count as calls during the storm.
 	// Only the calls made before the last notification was read count.
 	var settling []time.Duration
+	readIn := time.Duration(0) // when the last of the storm was read
 	for last, quietSince := -1, time.Now(); time.Since(quietSince) < time.Second; {
 		for tick := time.Now(); time.Since(tick) < 100*time.Millisecond; {
 			settling = append(settling, echo())
@@ -181,11 +151,12 @@ func TestNotificationFlood(t *testing.T) {
 		notes, folded = h.resourceUpdates("a")
 		if notes+folded != last {
 			last, quietSince = notes+folded, time.Now()
+			readIn = time.Since(began)
 			stormy, settling = append(stormy, settling...), settling[:0]
 		}
 	}
 	settled := time.Since(began)
-	after, lists := rssKB(h.cmd.Process.Pid), a.lists.Load()-listsBefore
+	after, lists := rssKB(h.cmd.Process.Pid), a.lists(t)-listsBefore
 
 	if max := int64(settled/(250*time.Millisecond)) + 3; lists > max {
 		t.Errorf("the host listed a's tools %d times during a %v storm of list_changed; want at most %d (four a second)", lists, settled, max)
@@ -202,26 +173,32 @@ func TestNotificationFlood(t *testing.T) {
 			notes, folded, notes+folded, stormCount)
 	}
 	// A hundred list_changed over two seconds: at most four lists a second.
-	listsBefore = a.lists.Load()
+	listsBefore = a.lists(t)
 	began = time.Now()
 	if _, err := h.rt.ToolCall(ctx, &protocol.ToolCallParams{Server: "a", Tool: "blinker"}); err != nil {
 		t.Fatalf("a/blinker: %v", err)
 	}
 	time.Sleep(500 * time.Millisecond)
-	blink, blinkLists := time.Since(began), a.lists.Load()-listsBefore
+	blink, blinkLists := time.Since(began), a.lists(t)-listsBefore
 	if max := int64(blink/(250*time.Millisecond)) + 3; blinkLists > max {
 		t.Errorf("the host listed a's tools %d times for 100 list_changed over %v; want at most %d (four a second)", blinkLists, blink, max)
 	}
 	t.Logf("100 list_changed over %v: %d tools/list", blink.Round(time.Millisecond), blinkLists)
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
+	// The host read the storm at its pace (2,000 a second after a burst of
+	// 1,000: runtime/session/pace.go), not as fast as the server sent it
+	// (about 2 s when it did); a loaded machine only makes it slower.
+	if min := time.Duration(stormCount-1000) * time.Second / 2000 * 9 / 10; readIn < min {
+		t.Errorf("the host read the storm's %d notifications in %v, faster than its pace allows (at least %v)", stormCount, readIn, min)
+	}
 	// The other server's calls: within 2x of the quiet run is the goal
-	// (1.2-1.6x measured); 3x leaves room for a shared machine, and the
-	// 6-8x of a host that read the flood as fast as it came fails it.
+	// (1.03-1.11x measured, 1.5-1.7x without the pace); 3x leaves room for
+	// a shared machine.
 	if ratio := float64(med(stormy)) / float64(med(quiet)); ratio > 3 {
 		t.Errorf("b/echo's median latency during the storm is %.1fx the quiet run's (%v against %v); want at most 3x", ratio, med(stormy), med(quiet))
 	}
-	t.Logf("storm of %d in %v (all read in %v): host CPU %v, %d tools/list, RSS %d -> %d KiB, resources.updated %d notifications (+%d coalesced); b/echo median %v quiet, %v in the storm (%.2fx, %d calls)",
-		stormCount, storm.Round(time.Millisecond), settled.Round(time.Millisecond), hostCPU, lists, before, after, notes, folded, med(quiet), med(stormy), float64(med(stormy))/float64(med(quiet)), len(stormy))
+	t.Logf("storm of %d in %v (all read in %v): host CPU %v in the storm, %d tools/list, RSS %d -> %d KiB, resources.updated %d notifications (+%d coalesced); b/echo median %v quiet, %v in the storm (%.2fx, %d calls)",
+		stormCount, storm.Round(time.Millisecond), readIn.Round(time.Millisecond), hostCPU, lists, before, after, notes, folded, med(quiet), med(stormy), float64(med(stormy))/float64(med(quiet)), len(stormy))
 }
 
 // procCPU is the user and system CPU time process pid has used (Linux;
